@@ -1,0 +1,23 @@
+"""boardkit: run board games from declarative rule files."""
+
+from boardkit._version import __version__
+from boardkit.errors import BoardkitError, IllegalMove, OptionError, RuleError, RuleRuntimeError, StateError
+from boardkit.game import Game, Move
+from boardkit.ruleset import Option, Ruleset, list_rulesets, load_ruleset, parse_ruleset
+
+__all__ = [
+    "BoardkitError",
+    "Game",
+    "IllegalMove",
+    "Move",
+    "Option",
+    "OptionError",
+    "RuleError",
+    "RuleRuntimeError",
+    "Ruleset",
+    "StateError",
+    "__version__",
+    "list_rulesets",
+    "load_ruleset",
+    "parse_ruleset",
+]

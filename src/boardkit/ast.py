@@ -1,0 +1,375 @@
+"""Syntax tree of a rule file: frozen nodes, each with the span it came from. No semantics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from boardkit.source import Span
+
+node = attrs.frozen(kw_only=True)
+
+
+# Expressions.
+@node
+class Num:
+    span: Span
+    value: int
+
+
+@node
+class Str:
+    span: Span
+    value: str
+
+
+@node
+class Bool:
+    span: Span
+    value: bool
+
+
+@node
+class Name:
+    span: Span
+    name: str
+
+
+@node
+class It:
+    """The item under test in `xs where cond`."""
+
+    span: Span
+
+
+@node
+class ItAttr:
+    span: Span
+    attr: str
+
+
+@node
+class Attr:
+    span: Span
+    obj: Any
+    attr: str
+
+
+@node
+class Index:
+    span: Span
+    obj: Any
+    args: tuple
+
+
+@node
+class Call:
+    span: Span
+    func: str
+    args: tuple
+
+
+@node
+class Unary:
+    span: Span
+    op: str
+    operand: Any
+
+
+@node
+class Binary:
+    span: Span
+    op: str
+    left: Any
+    right: Any
+
+
+@node
+class BoolOp:
+    span: Span
+    op: str
+    values: tuple
+
+
+@node
+class Ternary:
+    span: Span
+    cond: Any
+    then: Any
+    other: Any
+
+
+@node
+class ListLit:
+    span: Span
+    items: tuple
+
+
+@node
+class CompFor:
+    span: Span
+    var: str
+    iter: Any
+    cond: Any
+
+
+@node
+class ListComp:
+    span: Span
+    elt: Any
+    fors: tuple
+
+
+@node
+class Where:
+    span: Span
+    coll: Any
+    cond: Any
+
+
+# Statements.
+@node
+class Let:
+    span: Span
+    name: str
+    value: Any
+
+
+@node
+class Set:
+    span: Span
+    name: str
+    index: tuple | None
+    op: str
+    value: Any
+
+
+@node
+class If:
+    span: Span
+    branches: tuple  # of (cond, body)
+    other: tuple | None
+
+
+@node
+class For:
+    span: Span
+    var: str
+    iter: Any
+    body: tuple
+
+
+@node
+class While:
+    span: Span
+    cond: Any
+    body: tuple
+
+
+@node
+class Repeat:
+    span: Span
+    count: Any
+    body: tuple
+
+
+@node
+class Loop:
+    span: Span
+    body: tuple
+
+
+@node
+class Break:
+    span: Span
+
+
+@node
+class Return:
+    span: Span
+
+
+@node
+class Move:
+    span: Span
+    amount: Any  # None means all
+    pieces: Any
+    end: str | None  # "top", "bottom" or None for the zone's own end
+    dest: Any
+
+
+@node
+class Shuffle:
+    span: Span
+    zone: Any
+
+
+@node
+class Create:
+    span: Span
+    count: Any
+    type: str
+    kwargs: tuple  # of (name, expr, span)
+    fors: tuple
+    dest: Any
+
+
+@node
+class Choose:
+    span: Span
+    var: str
+    domain: Any
+    by: Any
+    optional: str | None
+    prompt: str | None
+
+
+@node
+class Branch:
+    """An option of a choice; `otherwise` options are offered only when no other one is legal."""
+
+    span: Span
+    name: str
+    when: Any
+    otherwise: bool
+    body: tuple
+
+
+@node
+class ChooseBranch:
+    span: Span
+    by: Any
+    branches: tuple
+
+
+@node
+class Require:
+    span: Span
+    cond: Any
+    message: str | None
+
+
+@node
+class EndGame:
+    span: Span
+    reason: str
+
+
+@node
+class Turn:
+    span: Span
+    player: Any
+    body: tuple
+
+
+@node
+class CallStmt:
+    span: Span
+    name: str
+    args: tuple
+
+
+@node
+class Log:
+    span: Span
+    message: str
+    args: tuple
+
+
+# Declarations.
+@node
+class GameDecl:
+    span: Span
+    title: str
+
+
+@node
+class PlayersDecl:
+    span: Span
+    low: int
+    high: int
+
+
+@node
+class Extends:
+    span: Span
+    target: str
+
+
+@node
+class EnumDecl:
+    span: Span
+    name: str
+    members: tuple  # of (name, span)
+
+
+@node
+class ComponentDecl:
+    span: Span
+    name: str
+    fields: tuple  # of (name, type name, span)
+    label: Any
+
+
+@node
+class ZoneDecl:
+    span: Span
+    name: str
+    dims: tuple  # of (name, span)
+    kind: str
+    visibility: str
+    capacity: Any
+
+
+@node
+class VarDecl:
+    span: Span
+    name: str
+    dims: tuple
+    init: Any
+
+
+@node
+class ConstDecl:
+    span: Span
+    name: str
+    value: Any
+
+
+@node
+class OptionDecl:
+    span: Span
+    name: str
+    default: Any
+    choices: Any
+
+
+@node
+class FuncDecl:
+    span: Span
+    name: str
+    params: tuple
+    body: Any
+
+
+@node
+class ProcDecl:
+    span: Span
+    name: str
+    params: tuple
+    body: tuple
+
+
+@node
+class Score:
+    span: Span
+    kind: str  # "score" or "tiebreak"
+    param: str
+    expr: Any
+
+
+@node
+class RuleFile:
+    span: Span
+    items: tuple

@@ -1,0 +1,362 @@
+"""Lark parse tree to AST. Builds nodes only; every semantic check lives in check.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import lark
+from lark import Token, Transformer, v_args
+
+from boardkit import ast
+from boardkit.source import Span
+
+
+def _span(filename: str, meta: Any) -> Span:
+    if getattr(meta, "empty", True):
+        return Span(filename, 1, 1)
+    return Span(filename, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _tok_span(filename: str, tok: Token) -> Span:
+    return Span(filename, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+
+
+def _string(tok: Token) -> str:
+    return str(tok)[1:-1]
+
+
+@v_args(meta=True)
+class _Builder(Transformer):
+    def __init__(self, filename: str) -> None:
+        super().__init__()
+        self.filename = filename
+
+    def _s(self, meta: Any) -> Span:
+        return _span(self.filename, meta)
+
+    # Declarations.
+    def start(self, meta, items):
+        return ast.RuleFile(span=self._s(meta), items=tuple(items))
+
+    def game_decl(self, meta, c):
+        return ast.GameDecl(span=self._s(meta), title=_string(c[0]))
+
+    def players_decl(self, meta, c):
+        low = int(c[0])
+        return ast.PlayersDecl(span=self._s(meta), low=low, high=int(c[1]) if len(c) > 1 else low)
+
+    def extends_decl(self, meta, c):
+        return ast.Extends(span=self._s(meta), target=_string(c[0]))
+
+    def name_list(self, meta, c):
+        return tuple((str(t), _tok_span(self.filename, t)) for t in c)
+
+    def enum_decl(self, meta, c):
+        return ast.EnumDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), members=c[1])
+
+    def field_decl(self, meta, c):
+        return (str(c[0]), str(c[1]), _tok_span(self.filename, c[1]))
+
+    def label_clause(self, meta, c):
+        return ("label", c[0])
+
+    def component_decl(self, meta, c):
+        label = None
+        fields = []
+        for x in c[1:]:
+            if isinstance(x, tuple) and x[0] == "label":
+                label = x[1]
+            else:
+                fields.append(x)
+        return ast.ComponentDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), fields=tuple(fields), label=label)
+
+    def dims(self, meta, c):
+        return tuple((str(t), _tok_span(self.filename, t)) for t in c)
+
+    def zone_kind(self, meta, c):
+        return ("kind", str(c[0]))
+
+    def zone_visibility(self, meta, c):
+        return ("visibility", str(c[0]))
+
+    def zone_capacity(self, meta, c):
+        return ("capacity", c[0])
+
+    def zone_prop(self, meta, c):
+        return c[0]
+
+    def zone_decl(self, meta, c):
+        name, rest = c[0], c[1:]
+        dims: tuple = ()
+        if rest and isinstance(rest[0], tuple) and rest[0] and isinstance(rest[0][0], tuple):
+            dims, rest = rest[0], rest[1:]
+        props = {"kind": "pile", "visibility": "public", "capacity": None}
+        for key, value in rest:
+            props[key] = value
+        return ast.ZoneDecl(span=_tok_span(self.filename, name), name=str(name), dims=dims, **props)
+
+    def var_decl(self, meta, c):
+        dims = c[1] if len(c) == 3 else ()
+        return ast.VarDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), dims=dims, init=c[-1])
+
+    def const_decl(self, meta, c):
+        return ast.ConstDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), value=c[1])
+
+    def option_choices(self, meta, c):
+        return c[0]
+
+    def option_decl(self, meta, c):
+        return ast.OptionDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), default=c[1],
+                              choices=c[2] if len(c) > 2 else None)
+
+    def params(self, meta, c):
+        return tuple(str(t) for t in c)
+
+    def func_decl(self, meta, c):
+        params = c[1] if len(c) == 3 else ()
+        return ast.FuncDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), params=params, body=c[-1])
+
+    def proc_decl(self, meta, c):
+        params = c[1] if len(c) == 3 else ()
+        return ast.ProcDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), params=params, body=c[-1])
+
+    def setup_decl(self, meta, c):
+        return ast.ProcDecl(span=self._s(meta), name="setup", params=(), body=c[0])
+
+    def play_decl(self, meta, c):
+        return ast.ProcDecl(span=self._s(meta), name="play", params=(), body=c[0])
+
+    def score_decl(self, meta, c):
+        return ast.Score(span=self._s(meta), kind="score", param=str(c[0]), expr=c[1])
+
+    def tiebreak_decl(self, meta, c):
+        return ast.Score(span=self._s(meta), kind="tiebreak", param=str(c[0]), expr=c[1])
+
+    # Statements.
+    def block(self, meta, c):
+        return tuple(c)
+
+    def let_stmt(self, meta, c):
+        return ast.Let(span=self._s(meta), name=str(c[0]), value=c[1])
+
+    def target(self, meta, c):
+        return (str(c[0]), tuple(c[1]) if len(c) > 1 else None)
+
+    def assign_op(self, meta, c):
+        return str(c[0])
+
+    def set_stmt(self, meta, c):
+        (name, index), op, value = c
+        return ast.Set(span=self._s(meta), name=name, index=index, op=op, value=value)
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        other = None
+        for x in c[2:]:
+            if x[0] == "else":
+                other = x[1]
+            else:
+                branches.append(x)
+        return ast.If(span=self._s(meta), branches=tuple(branches), other=other)
+
+    def for_stmt(self, meta, c):
+        return ast.For(span=self._s(meta), var=str(c[0]), iter=c[1], body=c[2])
+
+    def while_stmt(self, meta, c):
+        return ast.While(span=self._s(meta), cond=c[0], body=c[1])
+
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(span=self._s(meta), count=c[0], body=c[1])
+
+    def loop_stmt(self, meta, c):
+        return ast.Loop(span=self._s(meta), body=c[0])
+
+    def amount_all(self, meta, c):
+        return None
+
+    def amount_n(self, meta, c):
+        return c[0]
+
+    def place_top(self, meta, c):
+        return ("top", c[0])
+
+    def place_bottom(self, meta, c):
+        return ("bottom", c[0])
+
+    def place_default(self, meta, c):
+        return (None, c[0])
+
+    def move_stmt(self, meta, c):
+        amount, pieces, (end, dest) = c
+        return ast.Move(span=self._s(meta), amount=amount, pieces=pieces, end=end, dest=dest)
+
+    def shuffle_stmt(self, meta, c):
+        return ast.Shuffle(span=self._s(meta), zone=c[0])
+
+    def kwarg(self, meta, c):
+        return (str(c[0]), c[1], _tok_span(self.filename, c[0]))
+
+    def kwargs(self, meta, c):
+        return tuple(c)
+
+    def create_stmt(self, meta, c):
+        count, type_name, rest = c[0], c[1], list(c[2:])
+        kwargs = rest.pop(0) if rest and isinstance(rest[0], tuple) else ()
+        dest = rest.pop()
+        return ast.Create(span=self._s(meta), count=count, type=str(type_name), kwargs=kwargs,
+                          fors=tuple(rest), dest=dest)
+
+    def choose_by(self, meta, c):
+        return ("by", c[0])
+
+    def choose_optional(self, meta, c):
+        return ("optional", _string(c[0]))
+
+    def choose_prompt(self, meta, c):
+        return ("prompt", _string(c[0]))
+
+    def choose_stmt(self, meta, c):
+        opts = {"by": None, "optional": None, "prompt": None}
+        for key, value in c[2:]:
+            opts[key] = value
+        return ast.Choose(span=self._s(meta), var=str(c[0]), domain=c[1], **opts)
+
+    def choose_by_branch(self, meta, c):
+        return ("by", c[0])
+
+    def branch_when(self, meta, c):
+        return ("when", c[0])
+
+    def branch_otherwise(self, meta, c):
+        return ("otherwise", None)
+
+    def branch(self, meta, c):
+        guard = c[1] if len(c) == 3 else (None, None)
+        return ast.Branch(span=_tok_span(self.filename, c[0]), name=str(c[0]), when=guard[1],
+                          otherwise=guard[0] == "otherwise", body=c[-1])
+
+    def choose_branch_stmt(self, meta, c):
+        by = None
+        if c and isinstance(c[0], tuple):
+            by = c[0][1]
+            c = c[1:]
+        return ast.ChooseBranch(span=self._s(meta), by=by, branches=tuple(c))
+
+    def require_stmt(self, meta, c):
+        return ast.Require(span=self._s(meta), cond=c[0], message=_string(c[1]) if len(c) > 1 else None)
+
+    def end_stmt(self, meta, c):
+        return ast.EndGame(span=self._s(meta), reason=_string(c[0]))
+
+    def turn_stmt(self, meta, c):
+        return ast.Turn(span=self._s(meta), player=c[0], body=c[1])
+
+    def call_stmt(self, meta, c):
+        return ast.CallStmt(span=_tok_span(self.filename, c[0]), name=str(c[0]), args=tuple(c[1]) if len(c) > 1 else ())
+
+    def return_stmt(self, meta, c):
+        return ast.Return(span=self._s(meta))
+
+    def break_stmt(self, meta, c):
+        return ast.Break(span=self._s(meta))
+
+    def log_stmt(self, meta, c):
+        return ast.Log(span=self._s(meta), message=_string(c[0]), args=tuple(c[1:]))
+
+    # Expressions.
+    def args(self, meta, c):
+        return tuple(c)
+
+    def ternary(self, meta, c):
+        return ast.Ternary(span=self._s(meta), cond=c[0], then=c[1], other=c[2])
+
+    def or_(self, meta, c):
+        return c[0] if len(c) == 1 else ast.BoolOp(span=self._s(meta), op="or", values=tuple(c))
+
+    def and_(self, meta, c):
+        return c[0] if len(c) == 1 else ast.BoolOp(span=self._s(meta), op="and", values=tuple(c))
+
+    def not_(self, meta, c):
+        return ast.Unary(span=self._s(meta), op="not", operand=c[0])
+
+    def where(self, meta, c):
+        return ast.Where(span=self._s(meta), coll=c[0], cond=c[1])
+
+    def comp_op(self, meta, c):
+        return " ".join(str(t) for t in c)
+
+    def add_op(self, meta, c):
+        return str(c[0])
+
+    mul_op = add_op
+
+    def compare(self, meta, c):
+        if len(c) == 1:
+            return c[0]
+        node = None
+        left = c[0]
+        parts = []
+        for i in range(1, len(c), 2):
+            parts.append(ast.Binary(span=self._s(meta), op=c[i], left=left, right=c[i + 1]))
+            left = c[i + 1]
+        node = parts[0] if len(parts) == 1 else ast.BoolOp(span=self._s(meta), op="and", values=tuple(parts))
+        return node
+
+    def arith(self, meta, c):
+        node = c[0]
+        for i in range(1, len(c), 2):
+            node = ast.Binary(span=self._s(meta), op=c[i], left=node, right=c[i + 1])
+        return node
+
+    def neg(self, meta, c):
+        return ast.Unary(span=self._s(meta), op="-", operand=c[0])
+
+    def attr(self, meta, c):
+        return ast.Attr(span=_tok_span(self.filename, c[1]), obj=c[0], attr=str(c[1]))
+
+    def index(self, meta, c):
+        return ast.Index(span=self._s(meta), obj=c[0], args=tuple(c[1]))
+
+    def call(self, meta, c):
+        return ast.Call(span=_tok_span(self.filename, c[0]), func=str(c[0]), args=tuple(c[1]) if len(c) > 1 else ())
+
+    def int_(self, meta, c):
+        return ast.Num(span=self._s(meta), value=int(c[0]))
+
+    def string(self, meta, c):
+        return ast.Str(span=self._s(meta), value=_string(c[0]))
+
+    def true(self, meta, c):
+        return ast.Bool(span=self._s(meta), value=True)
+
+    def false(self, meta, c):
+        return ast.Bool(span=self._s(meta), value=False)
+
+    def name(self, meta, c):
+        return ast.Name(span=_tok_span(self.filename, c[0]), name=str(c[0]))
+
+    def it_attr(self, meta, c):
+        return ast.ItAttr(span=_tok_span(self.filename, c[0]), attr=str(c[0]))
+
+    def it(self, meta, c):
+        return ast.It(span=self._s(meta))
+
+    def list_(self, meta, c):
+        return ast.ListLit(span=self._s(meta), items=tuple(c[0]) if c else ())
+
+    def comp_for(self, meta, c):
+        return ast.CompFor(span=self._s(meta), var=str(c[0]), iter=c[1], cond=c[2] if len(c) > 2 else None)
+
+    def listcomp(self, meta, c):
+        return ast.ListComp(span=self._s(meta), elt=c[0], fors=tuple(c[1:]))
+
+
+def build(tree: lark.Tree, filename: str) -> ast.RuleFile:
+    """Turns a parse tree into the AST of one rule file."""
+    return _Builder(filename).transform(tree)

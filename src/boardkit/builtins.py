@@ -1,0 +1,105 @@
+"""Built-in functions of the rule language: general vocabulary, never a game's special case.
+
+Each entry maps a DSL name to (implementation, min arity, max arity, needs state). Functions that
+need the state (the player count, the seeded RNG) receive it as their first argument.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from boardkit.pieces import Piece
+
+
+def _distinct(xs: list) -> list:
+    seen: list = []
+    for x in xs:
+        if x not in seen:
+            seen.append(x)
+    return seen
+
+
+def _range(low: int, high: int) -> list[int]:
+    """Both ends included, as in '1 to 3 cards'."""
+    return list(range(low, high + 1))
+
+
+def _position(xs: list, x: Any) -> int:
+    """1-based position of x in xs, 0 when absent: river slots, track spaces."""
+    try:
+        return xs.index(x) + 1
+    except ValueError:
+        return 0
+
+
+def _concat(lists: list) -> list:
+    out: list = []
+    for xs in lists:
+        out.extend(xs)
+    return out
+
+
+def _min(xs: Any, *rest: Any) -> Any:
+    return min(xs, *rest) if rest else min(xs)
+
+
+def _max(xs: Any, *rest: Any) -> Any:
+    return max(xs, *rest) if rest else max(xs)
+
+
+def _next(state: Any, p: int, k: int = 1) -> int:
+    return (p + k) % state.nplayers
+
+
+def _random(state: Any, xs: list) -> Any:
+    if not xs:
+        msg = "random() of an empty list"
+        raise ValueError(msg)
+    return xs[state.rng.randrange(len(xs))]
+
+
+def _sorted(xs: list) -> list:
+    return sorted(xs, key=lambda x: x.id if isinstance(x, Piece) else x)
+
+
+def _count(xs: list, value: Any = None) -> int:
+    return len(xs) if value is None else xs.count(value)
+
+
+def _first(xs: list) -> Any:
+    return xs[0]
+
+
+def _last(xs: list) -> Any:
+    return xs[-1]
+
+
+def _rank(xs: list, keys: list) -> list[int]:
+    """Competition ranks (1 is best, ties share a rank) of xs by keys, higher key better."""
+    return [1 + sum(1 for k in keys if k > key) for key in keys]
+
+
+BUILTINS: dict[str, tuple[Callable[..., Any], int, int, bool]] = {
+    "count": (_count, 1, 2, False),
+    "size": (len, 1, 1, False),
+    "sum": (sum, 1, 1, False),
+    "min": (_min, 1, 9, False),
+    "max": (_max, 1, 9, False),
+    "abs": (abs, 1, 1, False),
+    "distinct": (_distinct, 1, 1, False),
+    "sorted": (_sorted, 1, 1, False),
+    "empty": (lambda xs: not xs, 1, 1, False),
+    "any": (any, 1, 1, False),
+    "all": (all, 1, 1, False),
+    "concat": (_concat, 1, 1, False),
+    "range": (_range, 2, 2, False),
+    "position": (_position, 2, 2, False),
+    "first": (_first, 1, 1, False),
+    "last": (_last, 1, 1, False),
+    "rank": (_rank, 2, 2, False),
+    "next": (_next, 1, 2, True),
+    "random": (_random, 1, 1, True),
+}
+
+# Names that read the state without arguments.
+STATE_NAMES = ("players", "player_count")

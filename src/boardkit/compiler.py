@@ -1,0 +1,487 @@
+"""Rule files to a compiled GameDef: merges variants, checks names, compiles procedures.
+
+Procedures become flat instruction lists so that where a running procedure stands is plain
+data. Every problem found is collected; one RuleError carries them all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from boardkit import ast
+from boardkit.ast_build import build
+from boardkit.errors import Diagnostic, RuleError
+from boardkit.exprs import ExprCompiler, Symbols, suggest
+from boardkit.model import (
+    BRANCH, CALL, CHOOSE, END, EXEC, ITER_INIT, ITER_NEXT, JUMP, JUMP_IF_NOT, REQUIRE, RETURN,
+    TURN_BEGIN, TURN_END, BranchInfo, ChooseInfo, ComponentDef, EnumDef, GameDef, OptionDef,
+    ProcCode, VarDef, ZoneDef,
+)
+from boardkit.parse import parse
+from boardkit.source import SourceFile, Span
+
+Resolver = Callable[[str, str], Path | None]
+
+
+def _key(item: Any) -> tuple[str, str]:
+    if isinstance(item, ast.Score):
+        return (item.kind, "")
+    if isinstance(item, (ast.GameDecl, ast.PlayersDecl, ast.Extends)):
+        return (type(item).__name__, "")
+    return ("name", item.name)
+
+
+def load_items(source: SourceFile, resolve: Resolver, sources: dict[str, SourceFile],
+               diags: list[Diagnostic], depth: int = 0) -> list[Any]:
+    """Returns the declarations of a rule file with those of the file it extends merged in."""
+    sources[source.filename] = source
+    tree = build(parse(source), source.filename)
+    own: dict[tuple[str, str], Any] = {}
+    tiebreaks: list[ast.Score] = []
+    base: list[Any] = []
+    for item in tree.items:
+        if isinstance(item, ast.Extends):
+            path = resolve(item.target, source.filename)
+            if path is None:
+                diags.append(Diagnostic(item.span, f"cannot find ruleset {item.target!r} to extend"))
+            elif depth > 8:
+                diags.append(Diagnostic(item.span, "rulesets extend each other in a cycle"))
+            else:
+                base = load_items(SourceFile(path.read_text(encoding="utf-8"), str(path)), resolve, sources, diags, depth + 1)
+            continue
+        if isinstance(item, ast.Score) and item.kind == "tiebreak":
+            tiebreaks.append(item)
+            continue
+        key = _key(item)
+        if key in own:
+            what = getattr(item, "name", key[0])
+            diags.append(Diagnostic(item.span, f"{what!r} is declared twice (first at {own[key].span})"))
+        own[key] = item
+    merged: dict[tuple[str, str], Any] = {}
+    base_tiebreaks = [i for i in base if isinstance(i, ast.Score) and i.kind == "tiebreak"]
+    for item in base:
+        if not (isinstance(item, ast.Score) and item.kind == "tiebreak"):
+            merged[_key(item)] = item
+    merged.update(own)
+    return [*merged.values(), *(tiebreaks or base_tiebreaks)]
+
+
+class _ProcBuilder:
+    """Emits the instructions of one procedure."""
+
+    def __init__(self, proc: ProcCode) -> None:
+        self.proc = proc
+        self.loops: list[list[int]] = []
+        self.tmp = 0
+
+    def emit(self, span: Span, *ins: Any) -> int:
+        self.proc.code.append(tuple(ins))
+        self.proc.spans.append(span)
+        return len(self.proc.code) - 1
+
+    def patch(self, pc: int, *ins: Any) -> None:
+        self.proc.code[pc] = tuple(ins)
+
+    def here(self) -> int:
+        return len(self.proc.code)
+
+
+def _copy(v: Any) -> Any:
+    return list(v) if isinstance(v, list) else v
+
+
+class Compiler:
+    def __init__(self, items: list[Any], name: str, diags: list[Diagnostic]) -> None:
+        self.items = items
+        self.name = name
+        self.diags = diags
+        self.sym = Symbols()
+        self.ex = ExprCompiler(self.sym, diags)
+
+    def error(self, span: Span, msg: str) -> None:
+        self.diags.append(Diagnostic(span, msg))
+
+    def const_value(self, node: Any) -> Any:
+        before = len(self.diags)
+        fn = self.ex.compile(node, set())
+        if len(self.diags) > before:
+            return None
+        try:
+            return fn(None, {})
+        except Exception:  # noqa: BLE001 - any failure means it was not a constant
+            self.error(node.span, "expected a constant value")
+            return None
+
+    # Declarations.
+    def run(self) -> GameDef:
+        sym = self.sym
+        title, low, high = self.name, 2, 2
+        enums: dict[str, EnumDef] = {}
+        components: dict[str, ComponentDef] = {}
+        zones_ast: list[ast.ZoneDecl] = []
+        vars_ast: list[ast.VarDecl] = []
+        options: dict[str, OptionDef] = {}
+        procs_ast: list[ast.ProcDecl] = []
+        scores: list[ast.Score] = []
+        for item in self.items:
+            if isinstance(item, ast.GameDecl):
+                title = item.title
+            elif isinstance(item, ast.PlayersDecl):
+                low, high = item.low, item.high
+                if not 1 <= low <= high:
+                    self.error(item.span, f"bad player range {low}..{high}")
+            elif isinstance(item, ast.EnumDecl):
+                members = tuple(m for m, _ in item.members)
+                for m, span in item.members:
+                    if m in sym.members:
+                        self.error(span, f"{m!r} is already a member of enum {sym.members[m]!r}")
+                    sym.members[m] = item.name
+                sym.enums[item.name] = members
+                enums[item.name] = EnumDef(item.name, members)
+            elif isinstance(item, ast.ComponentDecl):
+                for fname, _, _ in item.fields:
+                    sym.attributes.add(fname)
+            elif isinstance(item, ast.ZoneDecl):
+                sym.zones[item.name] = tuple(d for d, _ in item.dims)
+                zones_ast.append(item)
+            elif isinstance(item, ast.VarDecl):
+                sym.vars[item.name] = tuple(d for d, _ in item.dims)
+                vars_ast.append(item)
+            elif isinstance(item, ast.FuncDecl):
+                sym.funcs[item.name] = item
+            elif isinstance(item, ast.ProcDecl):
+                sym.procs[item.name] = item.params
+                procs_ast.append(item)
+            elif isinstance(item, ast.Score):
+                scores.append(item)
+        for item in self.items:
+            if isinstance(item, ast.ConstDecl):
+                sym.consts[item.name] = self.const_value(item.value)
+            elif isinstance(item, ast.OptionDecl):
+                default = self.const_value(item.default)
+                choices = self.const_value(item.choices) if item.choices is not None else None
+                if choices is not None and not isinstance(choices, list):
+                    self.error(item.choices.span, "option choices must be a list")
+                    choices = None
+                if choices is not None and default not in choices:
+                    self.error(item.default.span, f"default {default!r} is not one of the choices {choices!r}")
+                options[item.name] = OptionDef(item.name, default, tuple(choices) if choices else None)
+                sym.options.add(item.name)
+        self._check_dims(zones_ast, vars_ast)
+        for item in self.items:
+            if isinstance(item, ast.ComponentDecl):
+                components[item.name] = self._component(item)
+        zones = {z.name: ZoneDef(z.name, tuple(d for d, _ in z.dims), z.kind, z.visibility,
+                                 self.ex.compile(z.capacity, set()) if z.capacity is not None else None, z.span)
+                 for z in zones_ast}
+        vars_ = {v.name: VarDef(v.name, tuple(d for d, _ in v.dims), self.ex.compile(v.init, set()), v.span)
+                 for v in vars_ast}
+        self.ex.compile_funcs()
+        procs = {p.name: self._proc(p) for p in procs_ast}
+        if "play" not in procs:
+            span = self.items[0].span if self.items else Span(self.name, 1, 1)
+            self.error(span, "a ruleset needs a 'play { ... }' procedure")
+        score = None
+        tiebreaks = []
+        for sc in scores:
+            fn = self.ex.compile(sc.expr, {sc.param})
+            param = sc.param
+            bound = (lambda f, prm: (lambda s, p: f(s, {prm: p})))(fn, param)
+            if sc.kind == "score":
+                score = bound
+            else:
+                tiebreaks.append(bound)
+        _set_probe_flags(procs)
+        return GameDef(self.name, title, low, high, enums, components, zones, vars_, dict(sym.consts), options,
+                       procs, score, tuple(tiebreaks), None, None)
+
+    def _check_dims(self, zones: list[ast.ZoneDecl], vars_: list[ast.VarDecl]) -> None:
+        for decl in [*zones, *vars_]:
+            for dim, span in decl.dims:
+                if dim != "Player" and dim not in self.sym.enums:
+                    self.error(span, f"unknown index {dim!r}: use an enum name or Player{suggest(dim, [*self.sym.enums, 'Player'])}")
+
+    def _component(self, item: ast.ComponentDecl) -> ComponentDef:
+        for fname, ftype, span in item.fields:
+            if ftype not in self.sym.enums and ftype not in ("int", "bool", "str"):
+                self.error(span, f"unknown attribute type {ftype!r}: use an enum name, int, bool or str{suggest(ftype, [*self.sym.enums, 'int', 'bool', 'str'])}")
+        label = self.ex.compile(item.label, {"it"}) if item.label is not None else None
+        return ComponentDef(item.name, tuple((f, t) for f, t, _ in item.fields), label)
+
+    # Procedures.
+    def _proc(self, decl: ast.ProcDecl) -> ProcCode:
+        proc = ProcCode(decl.name, decl.params)
+        b = _ProcBuilder(proc)
+        self._block(b, decl.body, set(decl.params) | {"$actor"}, in_turn=False)
+        b.emit(decl.span, RETURN)
+        return proc
+
+    def _block(self, b: _ProcBuilder, body: tuple, scope: set[str], in_turn: bool) -> None:
+        scope = set(scope)
+        for stmt in body:
+            self._stmt(b, stmt, scope, in_turn)
+
+    def _stmt(self, b: _ProcBuilder, st: Any, scope: set[str], in_turn: bool) -> None:  # noqa: C901, PLR0912, PLR0915
+        ex = self.ex
+        sp = st.span
+        if isinstance(st, ast.Let):
+            fn = ex.compile(st.value, scope)
+            name = st.name
+            if name in self.sym.vars or name in self.sym.zones:
+                self.error(sp, f"local {name!r} hides a global of the same name")
+            scope.add(name)
+
+            def let(s: Any, L: dict) -> None:
+                L[name] = _copy(fn(s, L))
+
+            b.emit(sp, EXEC, let)
+        elif isinstance(st, ast.Set):
+            self._set(b, st, scope)
+        elif isinstance(st, ast.If):
+            ends = []
+            for cond, body in st.branches:
+                c = ex.compile(cond, scope)
+                jf = b.emit(cond.span, JUMP_IF_NOT, c, None)
+                self._block(b, body, scope, in_turn)
+                ends.append(b.emit(sp, JUMP, None))
+                b.patch(jf, JUMP_IF_NOT, c, b.here())
+            if st.other is not None:
+                self._block(b, st.other, scope, in_turn)
+            for e in ends:
+                b.patch(e, JUMP, b.here())
+        elif isinstance(st, (ast.For, ast.Repeat)):
+            if isinstance(st, ast.For):
+                coll, var = ex.compile(st.iter, scope), st.var
+            else:
+                count = ex.compile(st.count, scope)
+                coll, var = (lambda s, L: range(count(s, L))), f"$r{b.here()}"
+            slot = f"$it{b.here()}"
+            b.emit(sp, ITER_INIT, slot, coll)
+            top = b.emit(sp, ITER_NEXT, slot, var, None)
+            b.loops.append([])
+            self._block(b, st.body, scope | {var}, in_turn)
+            b.emit(sp, JUMP, top)
+            end = b.here()
+            b.patch(top, ITER_NEXT, slot, var, end)
+            for pc in b.loops.pop():
+                b.patch(pc, JUMP, end)
+        elif isinstance(st, ast.While):
+            c = ex.compile(st.cond, scope)
+            top = b.emit(sp, JUMP_IF_NOT, c, None)
+            b.loops.append([])
+            self._block(b, st.body, scope, in_turn)
+            b.emit(sp, JUMP, top)
+            b.patch(top, JUMP_IF_NOT, c, b.here())
+            for pc in b.loops.pop():
+                b.patch(pc, JUMP, b.here())
+        elif isinstance(st, ast.Loop):
+            top = b.here()
+            b.loops.append([])
+            self._block(b, st.body, scope, in_turn)
+            b.emit(sp, JUMP, top)
+            for pc in b.loops.pop():
+                b.patch(pc, JUMP, b.here())
+        elif isinstance(st, ast.Break):
+            if not b.loops:
+                self.error(sp, "'break' outside a loop")
+            else:
+                b.loops[-1].append(b.emit(sp, JUMP, None))
+        elif isinstance(st, ast.Return):
+            b.emit(sp, RETURN)
+        elif isinstance(st, ast.Move):
+            self._move(b, st, scope)
+        elif isinstance(st, ast.Shuffle):
+            key = ex.zone_key(st.zone, scope)
+            if key is not None:
+                b.emit(sp, EXEC, lambda s, L: s.shuffle(key(s, L)))
+        elif isinstance(st, ast.Create):
+            self._create(b, st, scope)
+        elif isinstance(st, ast.Choose):
+            domain = ex.compile(st.domain, scope)
+            by = ex.compile(st.by, scope) if st.by is not None else None
+            scope.add(st.var)
+            b.emit(sp, CHOOSE, ChooseInfo(st.var, domain, by, st.optional, st.prompt or f"choose {st.var}", sp))
+        elif isinstance(st, ast.ChooseBranch):
+            by = ex.compile(st.by, scope) if st.by is not None else None
+            pc = b.emit(sp, BRANCH, None)
+            targets, ends, names, whens, others = [], [], [], [], []
+            for br in st.branches:
+                if br.name in names:
+                    self.error(br.span, f"option {br.name!r} appears twice")
+                names.append(br.name)
+                others.append(br.otherwise)
+                whens.append(ex.compile(br.when, scope) if br.when is not None else None)
+                targets.append(b.here())
+                self._block(b, br.body, scope, in_turn)
+                ends.append(b.emit(sp, JUMP, None))
+            for e in ends:
+                b.patch(e, JUMP, b.here())
+            b.patch(pc, BRANCH, BranchInfo(tuple(names), tuple(whens), tuple(targets), tuple(others), by, "choose an option", sp))
+        elif isinstance(st, ast.Require):
+            b.emit(sp, REQUIRE, ex.compile(st.cond, scope), st.message or "requirement not met")
+        elif isinstance(st, ast.EndGame):
+            b.emit(sp, END, st.reason)
+        elif isinstance(st, ast.Turn):
+            if in_turn:
+                self.error(sp, "a 'turn' block cannot be nested in another")
+            b.emit(sp, TURN_BEGIN, ex.compile(st.player, scope))
+            self._block(b, st.body, scope, in_turn=True)
+            b.emit(sp, TURN_END)
+        elif isinstance(st, ast.CallStmt):
+            if st.name not in self.sym.procs:
+                self.error(sp, f"unknown procedure {st.name!r}{suggest(st.name, self.sym.procs)}")
+                return
+            params = self.sym.procs[st.name]
+            if len(params) != len(st.args):
+                self.error(sp, f"{st.name}() takes {len(params)} argument(s), got {len(st.args)}")
+                return
+            self.ex.used.add(st.name)
+            b.emit(sp, CALL, st.name, tuple(ex.compile(a, scope) for a in st.args))
+        elif isinstance(st, ast.Log):
+            args = [ex.compile(a, scope) for a in st.args]
+            msg = st.message
+            b.emit(sp, EXEC, lambda s, L: s.log(msg, [a(s, L) for a in args]))
+        else:
+            self.error(sp, "not a statement")
+
+    def _set(self, b: _ProcBuilder, st: ast.Set, scope: set[str]) -> None:
+        value = self.ex.compile(st.value, scope)
+        op = st.op
+        name = st.name
+        if st.index is None and name in scope:
+            def set_local(s: Any, L: dict) -> None:
+                v = value(s, L)
+                L[name] = _copy(v) if op == "=" else (L[name] + v if op == "+=" else L[name] - v)
+
+            b.emit(st.span, EXEC, set_local)
+            return
+        if name not in self.sym.vars:
+            self.error(st.span, f"cannot set {name!r}: not a variable or local{suggest(name, [*scope, *self.sym.vars])}")
+            return
+        key = self.ex.var_key(name, st.index or (), st.span, scope)
+        if key is not None:
+            b.emit(st.span, EXEC, lambda s, L: s.set_var(key(s, L), value(s, L), op))
+
+    def _move(self, b: _ProcBuilder, st: ast.Move, scope: set[str]) -> None:
+        pieces = self.ex.compile(st.pieces, scope)
+        amount = self.ex.compile(st.amount, scope) if st.amount is not None else None
+        dest = self.ex.zone_key(st.dest, scope)
+        if dest is None:
+            return
+        end = st.end
+
+        def move(s: Any, L: dict) -> None:
+            chosen = pieces(s, L)
+            if amount is not None:
+                chosen = chosen[: amount(s, L)]
+            s.move(list(chosen), dest(s, L), end)
+
+        b.emit(st.span, EXEC, move)
+
+    def _create(self, b: _ProcBuilder, st: ast.Create, scope: set[str]) -> None:
+        if st.type not in {i.name for i in self.items if isinstance(i, ast.ComponentDecl)}:
+            self.error(st.span, f"unknown component type {st.type!r}")
+            return
+        inner = set(scope)
+        loops = []
+        for f in st.fors:
+            it = self.ex.compile(f.iter, inner)
+            inner = inner | {f.var}
+            loops.append((f.var, it, self.ex.compile(f.cond, inner) if f.cond is not None else None))
+        count = self.ex.compile(st.count, scope)
+        fields = {i.name: i for i in self.items if isinstance(i, ast.ComponentDecl)}[st.type].fields
+        given = {k for k, _, _ in st.kwargs}
+        for k, _, span in st.kwargs:
+            if k not in {f for f, _, _ in fields}:
+                self.error(span, f"component {st.type!r} has no attribute {k!r}")
+        for f, _, _ in fields:
+            if f not in given:
+                self.error(st.span, f"attribute {f!r} of {st.type!r} is not given")
+        kw = [(k, self.ex.compile(v, inner)) for k, v, _ in st.kwargs]
+        dest = self.ex.zone_key(st.dest, scope)
+        if dest is None:
+            return
+        type_name = st.type
+
+        def create(s: Any, L: dict) -> None:
+            envs = [dict(L)]
+            for var, it, cond in loops:
+                nxt = []
+                for env in envs:
+                    for x in it(s, env):
+                        e2 = dict(env)
+                        e2[var] = x
+                        if cond is None or cond(s, e2):
+                            nxt.append(e2)
+                envs = nxt
+            for env in envs:
+                attrs_ = {k: f(s, env) for k, f in kw}
+                s.create(type_name, attrs_, count(s, env), dest(s, L))
+
+        b.emit(st.span, EXEC, create)
+
+
+def _successors(ins: tuple, pc: int) -> list[int]:
+    op = ins[0]
+    if op == JUMP:
+        return [ins[1]]
+    if op == JUMP_IF_NOT:
+        return [pc + 1, ins[2]]
+    if op == ITER_NEXT:
+        return [pc + 1, ins[3]]
+    if op == BRANCH:
+        return list(ins[1].targets)
+    if op in (RETURN, END, TURN_END):
+        return []
+    return [pc + 1]
+
+
+def _set_probe_flags(procs: dict[str, ProcCode]) -> None:
+    """Marks, for each instruction, whether a dead end may lie after it before the turn ends.
+
+    probe[pc] is a pair: (a require, decision or capacity-limited move is reachable after pc;
+    the procedure's return is reachable after pc). Decisions with neither need no look-ahead.
+    """
+    fails = {name: any(i[0] in (REQUIRE, CHOOSE, BRANCH) for i in p.code) for name, p in procs.items()}
+    changed = True
+    while changed:
+        changed = False
+        for name, p in procs.items():
+            if not fails[name] and any(i[0] == CALL and fails.get(i[1], False) for i in p.code):
+                fails[name] = changed = True
+    for p in procs.values():
+        flags = []
+        for pc, ins in enumerate(p.code):
+            seen: set[int] = set()
+            stack = _successors(ins, pc)
+            fail = ret = False
+            while stack:
+                q = stack.pop()
+                if q in seen or q >= len(p.code):
+                    continue
+                seen.add(q)
+                i = p.code[q]
+                if i[0] in (REQUIRE, CHOOSE, BRANCH) or (i[0] == CALL and fails.get(i[1], False)):
+                    fail = True
+                if i[0] == RETURN:
+                    ret = True
+                stack.extend(_successors(i, q))
+            flags.append((fail, ret))
+        p.probe = flags
+
+
+def compile_source(source: SourceFile, name: str, resolve: Resolver) -> GameDef:
+    """Parses, checks and compiles a rule file and the files it extends."""
+    diags: list[Diagnostic] = []
+    sources: dict[str, SourceFile] = {}
+    try:
+        items = load_items(source, resolve, sources, diags)
+    except RuleError as err:
+        raise RuleError(diags + err.diagnostics, {**sources, **err.sources}) from None
+    game = Compiler(items, name, diags).run() if not diags else None
+    if diags:
+        diags.sort(key=lambda d: (d.span.filename != source.filename, d.span.filename, d.span.line, d.span.column))
+        raise RuleError(diags, sources)
+    assert game is not None
+    return game

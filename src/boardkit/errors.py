@@ -1,0 +1,59 @@
+"""The exception tree: one base, one class per kind of bad input."""
+
+from __future__ import annotations
+
+import attrs
+
+from boardkit.source import SourceFile, Span
+
+
+class BoardkitError(Exception):
+    """Base of every error boardkit raises on bad input."""
+
+
+@attrs.frozen
+class Diagnostic:
+    """One problem in a rule file, located by its span."""
+
+    span: Span
+    message: str
+    severity: str = "error"
+
+    def render(self, source: SourceFile | None) -> str:
+        head = f"{self.span}: {self.severity}: {self.message}" if self.severity != "error" else f"{self.span}: {self.message}"
+        excerpt = source.excerpt(self.span) if source is not None else ""
+        return f"{head}\n{excerpt}" if excerpt else head
+
+
+class RuleError(BoardkitError, ValueError):
+    """Bad rule text. Carries every diagnostic found; the first one gives the location."""
+
+    def __init__(self, diagnostics: list[Diagnostic], source: SourceFile | dict[str, SourceFile] | None = None) -> None:
+        self.diagnostics = list(diagnostics)
+        sources = {source.filename: source} if isinstance(source, SourceFile) else dict(source or {})
+        self.sources = sources
+        first = self.diagnostics[0].span
+        self.filename = first.filename
+        self.line = first.line
+        self.column = first.column
+        super().__init__("\n".join(d.render(sources.get(d.span.filename)) for d in self.diagnostics))
+
+
+class RuleRuntimeError(BoardkitError):
+    """A ruleset misbehaved while running (a loop that never decides, a bad value)."""
+
+    def __init__(self, message: str, span: Span | None = None) -> None:
+        self.span = span
+        super().__init__(f"{span}: {message}" if span is not None else message)
+
+
+class IllegalMove(BoardkitError, ValueError):
+    """A move that is not offered now; the game is left unchanged."""
+
+
+class OptionError(BoardkitError, ValueError):
+    """An unknown option, a bad option value or an unsupported player count."""
+
+
+class StateError(BoardkitError, ValueError):
+    """A saved game or a position that is corrupt, foreign or impossible under the rules."""

@@ -1,0 +1,69 @@
+"""Typed events: every effect of the rules emits one, so a log can be replayed or shown."""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import attrs
+
+event = attrs.frozen(slots=True)
+
+
+@event
+class Moved:
+    """Pieces (by id) went from one zone to another."""
+
+    pieces: tuple[int, ...]
+    source: str
+    dest: str
+
+
+@event
+class Shuffled:
+    zone: str
+
+
+@event
+class Created:
+    pieces: tuple[int, ...]
+    zone: str
+
+
+@event
+class VarSet:
+    var: str
+    value: Any
+
+
+@event
+class Chose:
+    """A player's decision, by its label."""
+
+    player: int
+    label: str
+    prompt: str
+
+
+@event
+class TurnStarted:
+    player: int
+    turn: int
+
+
+@event
+class TurnEnded:
+    player: int
+
+
+@event
+class GameEnded:
+    reason: str
+
+
+@event
+class Logged:
+    message: str
+
+
+Event = Union[Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged]
+EVENT_TYPES = (Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged)

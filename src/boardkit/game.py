@@ -1,0 +1,247 @@
+"""The public face of a running game: moves, views, scores, undo, JSON."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from boardkit.errors import IllegalMove, RuleRuntimeError, StateError
+from boardkit.interpreter import DECISION, DeadEnd, Interpreter
+from boardkit.state import Layout, State, key_text
+
+if TYPE_CHECKING:
+    from boardkit.ruleset import Ruleset
+
+
+@attrs.frozen
+class Move:
+    """One option of the pending decision. `label` is unique among the legal moves."""
+
+    label: str
+    player: int
+    option: tuple = attrs.field(repr=False, eq=False)
+
+    def __str__(self) -> str:
+        return self.label
+
+
+class Game:
+    """A game in progress. Create it with `Ruleset.new_game` or `Ruleset.load_game`."""
+
+    def __init__(self, rules: Ruleset, state: State, *, seed: int, options: dict[str, Any],
+                 position: dict | None, history: list[str]) -> None:
+        self.rules = rules
+        self._s = state
+        self._interp: Interpreter = rules._interp
+        self.seed = seed
+        self.options = dict(options)
+        self.position = position
+        self.history = history
+        self._undo: list[tuple] = []
+        self._legal: list[Move] | None = None
+
+    # Reading.
+    @property
+    def players(self) -> int:
+        return self._s.nplayers
+
+    @property
+    def is_over(self) -> bool:
+        return self._s.over
+
+    @property
+    def end_reason(self) -> str | None:
+        return self._s.end_reason
+
+    @property
+    def turn_count(self) -> int:
+        return self._s.turn_count
+
+    @property
+    def to_move(self) -> int | None:
+        """The player who owes the pending decision; None once the game is over."""
+        if self._s.over:
+            return None
+        return self._interp.chooser(self._s)
+
+    @property
+    def prompt(self) -> str | None:
+        return None if self._s.over else self._interp.prompt(self._s)
+
+    @property
+    def events(self) -> list:
+        return list(self._s.events)
+
+    def legal_moves(self) -> list[Move]:
+        """Lists the options of the pending decision that can be completed into a legal turn."""
+        if self._s.over:
+            return []
+        if self._legal is None:
+            s, interp = self._s, self._interp
+            player = interp.chooser(s)
+            try:
+                options = interp.legal_options(s)
+            except DeadEnd as exc:
+                raise RuleRuntimeError(f"a rule failed while listing moves: {exc}") from None
+            self._legal = [Move(interp.option_label(s, o), player, o) for o in options]
+            if not self._legal:
+                msg = f"player {player} has no legal option at {self.prompt!r}; the rules need a way out (an 'otherwise' option)"
+                span = interp.procs[s.frames[-1][0]].spans[s.frames[-1][1]]
+                raise RuleRuntimeError(msg, span)
+        return list(self._legal)
+
+    def play(self, move: Move | str) -> None:
+        """Plays a legal move or its label; raises IllegalMove and changes nothing otherwise."""
+        if self._s.over:
+            msg = f"the game is over ({self._s.end_reason}); no move {str(move)!r} can be played"
+            raise IllegalMove(msg)
+        label = move.label if isinstance(move, Move) else move
+        chosen = next((m for m in self.legal_moves() if m.label == label), None)
+        if chosen is None:
+            offered = ", ".join(m.label for m in self.legal_moves())
+            msg = f"{label!r} is not a legal move for player {self.to_move} now; legal: {offered}"
+            raise IllegalMove(msg)
+        snap = self._s.snapshot()
+        try:
+            self._interp.apply(self._s, chosen.option, chosen.player, chosen.label)
+            self._advance()
+        except BaseException:
+            self._s.restore(snap)
+            raise
+        self._undo.append(snap)
+        self.history.append(label)
+        self._legal = None
+
+    def _advance(self) -> None:
+        try:
+            self._interp.run(self._s)
+        except DeadEnd as exc:
+            raise RuleRuntimeError(f"a rule failed outside any choice: {exc}") from None
+
+    def undo(self) -> None:
+        """Returns to the previous decision point."""
+        if not self.history:
+            msg = "nothing to undo"
+            raise IllegalMove(msg)
+        if self._undo:
+            self._s.restore(self._undo.pop())
+        else:
+            replay = self.rules.new_game(players=self.players, seed=self.seed, options=self.options,
+                                         position=self.position)
+            for label in self.history[:-1]:
+                replay.play(label)
+            self._s = replay._s
+        self.history.pop()
+        self._legal = None
+
+    def scores(self) -> list[int]:
+        """Scores by the ruleset's `score` rule, one per player (defined at any time)."""
+        score = self.rules.definition.score
+        if score is None:
+            return [0] * self.players
+        return [score(self._s, p) for p in range(self.players)]
+
+    def _rank_keys(self) -> list[tuple]:
+        d = self.rules.definition
+        scores = self.scores()
+        return [(scores[p], *(tb(self._s, p) for tb in d.tiebreaks)) for p in range(self.players)]
+
+    def winners(self) -> list[int]:
+        """Players with the best score, ties broken by the ruleset's tiebreaks, then shared."""
+        if not self._s.over:
+            return []
+        keys = self._rank_keys()
+        best = max(keys)
+        return [p for p in range(self.players) if keys[p] == best]
+
+    # Inspection, mainly for tests and hosts that know the whole state.
+    def zone(self, name: str, *index: Any) -> list[dict[str, Any]]:
+        """Contents of one zone (top/first first), each piece as its public attributes."""
+        key = (name, *index) if index else name
+        slot = self._s.layout.zslot.get(key)
+        if slot is None:
+            msg = f"no zone {key_text(key)!r}"
+            raise KeyError(msg)
+        return [p.public() for p in self._s.zones[slot]]
+
+    def zones(self) -> dict[str, list[dict[str, Any]]]:
+        """Every zone's contents by its text key."""
+        lay = self._s.layout
+        return {key_text(k): [p.public() for p in self._s.zones[i]] for i, k in enumerate(lay.zone_keys)}
+
+    def var(self, name: str, *index: Any) -> Any:
+        key = (name, *index) if index else name
+        return self._s.vars[key]
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What `player` may know: hidden zones and others' private zones show only their size."""
+        if not 0 <= player < self.players:
+            msg = f"no player {player!r} in a {self.players}-player game"
+            raise IllegalMove(msg)
+        s, lay = self._s, self._s.layout
+        zones: dict[str, Any] = {}
+        for i, key in enumerate(lay.zone_keys):
+            zdef = lay.zone_defs[i]
+            pieces = s.zones[i]
+            visible = zdef.visibility == "public" or (zdef.visibility == "owner" and lay.zone_owner[i] == player)
+            zones[key_text(key)] = [p.public() for p in pieces] if visible else {"count": len(pieces)}
+        view: dict[str, Any] = {
+            "player": player,
+            "players": self.players,
+            "zones": zones,
+            "vars": {key_text(k): _plain(v) for k, v in s.vars.items()},
+            "turn": s.turn_count,
+            "to_move": self.to_move,
+            "is_over": s.over,
+            "end_reason": s.end_reason,
+        }
+        if not s.over and self.to_move == player:
+            view["prompt"] = self.prompt
+            view["legal_moves"] = [m.label for m in self.legal_moves()]
+        if s.over:
+            view["scores"] = self.scores()
+            view["winners"] = self.winners()
+        return view
+
+    def to_json(self) -> str:
+        """Serializes the whole game, mid-turn included; `Ruleset.load_game` continues it."""
+        from boardkit.serialize import dump_game
+
+        return dump_game(self)
+
+
+def _plain(v: Any) -> Any:
+    from boardkit.pieces import Piece
+
+    if isinstance(v, Piece):
+        return v.public()
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], position: dict | None) -> Game:
+    """Builds a game: runs setup, applies a position if given, then runs to the first decision."""
+    d = rules.definition
+    s = State(d, rules.layout(players), players, options, seed)
+    for key in s.layout.var_keys:
+        name = key[0] if isinstance(key, tuple) else key
+        s.vars[key] = d.vars[name].init(s, {})
+    interp = rules._interp
+    if "setup" in d.procs:
+        s.frames = [["setup", 0, {"$actor": None}]]
+        if interp.run(s) == DECISION:
+            msg = "setup must not ask for decisions; put them in 'play'"
+            raise RuleRuntimeError(msg)
+    if position is not None:
+        from boardkit.position import apply_position
+
+        apply_position(s, position)
+    s.frames = [["play", 0, {"$actor": None}]]
+    game = Game(rules, s, seed=seed, options=options, position=position, history=[])
+    game._advance()
+    return game
+
+
+__all__ = ["Game", "Layout", "Move", "StateError", "start"]

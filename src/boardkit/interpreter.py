@@ -1,0 +1,228 @@
+"""Runs compiled procedures on a State up to the next decision, and finds the legal options.
+
+A decision option is offered only if the turn can be completed after it: options are tried
+ahead on a snapshot and dropped when every continuation meets a failed `require` or an empty
+choice. The look-ahead stops at the end of the turn, at the end of the game, or at a decision
+that belongs to another player.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardkit.errors import RuleRuntimeError
+from boardkit.events import Chose, TurnEnded, TurnStarted
+from boardkit.model import (
+    BRANCH, CALL, CHOOSE, END, EXEC, ITER_INIT, ITER_NEXT, JUMP, JUMP_IF_NOT, REQUIRE, RETURN,
+    TURN_BEGIN, TURN_END, GameDef,
+)
+from boardkit.pieces import Piece
+from boardkit.state import State
+
+DECISION, TURN_DONE, OVER = range(3)
+STEP_LIMIT = 1_000_000
+PROBE_DEPTH = 64
+_RUNTIME_ERRORS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError, RecursionError)
+
+
+class DeadEnd(Exception):
+    """A path through a turn that the rules forbid; only ever seen by the look-ahead."""
+
+
+def label_of(value: Any) -> str:
+    if isinstance(value, Piece):
+        return value.label
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return "+".join(label_of(v) for v in value)
+    return str(value)
+
+
+class Interpreter:
+    """Steps the procedures of one game definition; holds no state of its own."""
+
+    def __init__(self, game: GameDef) -> None:
+        self.game = game
+        self.procs = game.procs
+
+    def run(self, s: State, probe: bool = False) -> int:
+        """Executes until a decision, the end of the game, or (when probing) the end of the turn."""
+        procs = self.procs
+        budget = STEP_LIMIT
+        frame = s.frames[-1]
+        proc = procs[frame[0]]
+        code = proc.code
+        L = frame[2]
+        pc = frame[1]
+        try:
+            while True:
+                budget -= 1
+                if budget == 0:
+                    msg = f"no decision after {STEP_LIMIT} steps: does a loop never end?"
+                    raise RuleRuntimeError(msg, proc.spans[pc])
+                ins = code[pc]
+                op = ins[0]
+                if op == EXEC:
+                    ins[1](s, L)
+                    pc += 1
+                elif op == JUMP_IF_NOT:
+                    pc = pc + 1 if ins[1](s, L) else ins[2]
+                elif op == ITER_NEXT:
+                    items, i = L[ins[1]]
+                    if i < len(items):
+                        L[ins[2]] = items[i]
+                        L[ins[1]] = (items, i + 1)
+                        pc += 1
+                    else:
+                        pc = ins[3]
+                elif op == JUMP:
+                    pc = ins[1]
+                elif op == ITER_INIT:
+                    L[ins[1]] = (tuple(ins[2](s, L)), 0)
+                    pc += 1
+                elif op == CALL:
+                    frame[1] = pc
+                    callee = procs[ins[1]]
+                    args = [a(s, L) for a in ins[2]]
+                    L = {name: list(v) if isinstance(v, list) else v for name, v in zip(callee.params, args)}
+                    L["$actor"] = frame[2].get("$actor")
+                    frame = [callee.name, 0, L]
+                    s.frames.append(frame)
+                    proc, code, pc = callee, callee.code, 0
+                elif op == RETURN:
+                    done = s.frames.pop()
+                    if not s.frames:
+                        if done[0] == "play":
+                            s.end_game("the play procedure finished")
+                        return OVER
+                    frame = s.frames[-1]
+                    proc = procs[frame[0]]
+                    code, L, pc = proc.code, frame[2], frame[1] + 1
+                elif op == CHOOSE or op == BRANCH:
+                    frame[1] = pc
+                    return DECISION
+                elif op == REQUIRE:
+                    if not ins[1](s, L):
+                        raise DeadEnd(ins[2])
+                    pc += 1
+                elif op == END:
+                    s.end_game(ins[1])
+                    return OVER
+                elif op == TURN_BEGIN:
+                    player = ins[1](s, L)
+                    L["$actor"] = player
+                    s.turn_player = player
+                    s.turn_count += 1
+                    s.events.append(TurnStarted(player, s.turn_count))
+                    pc += 1
+                elif op == TURN_END:
+                    s.events.append(TurnEnded(s.turn_player))
+                    pc += 1
+                    if probe:
+                        frame[1] = pc
+                        return TURN_DONE
+        except _RUNTIME_ERRORS as exc:
+            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", proc.spans[pc]) from None
+
+    # Decisions.
+    def chooser(self, s: State) -> int:
+        frame = s.frames[-1]
+        ins = self.procs[frame[0]].code[frame[1]]
+        by = ins[1].by
+        player = by(s, frame[2]) if by is not None else frame[2].get("$actor")
+        if not isinstance(player, int) or not 0 <= player < s.nplayers:
+            msg = f"this decision has no player ({player!r}): use it inside a 'turn' or add 'by PLAYER'"
+            raise RuleRuntimeError(msg, self.procs[frame[0]].spans[frame[1]])
+        return player
+
+    def raw_options(self, s: State) -> tuple[list[Any], list[Any]]:
+        """Options of the pending decision before look-ahead: (plain ones, fallback ones)."""
+        frame = s.frames[-1]
+        ins = self.procs[frame[0]].code[frame[1]]
+        info, L = ins[1], frame[2]
+        if ins[0] == BRANCH:
+            plain, fallback = [], []
+            for i, name in enumerate(info.names):
+                when = info.whens[i]
+                if when is None or when(s, L):
+                    (fallback if info.otherwise[i] else plain).append(("branch", i))
+            return plain, fallback
+        values: list[Any] = []
+        seen: set[Any] = set()
+        for v in info.domain(s, L):
+            # Interchangeable pieces (same type and attributes) make one option.
+            key = (v.type, tuple(v.attrs.items())) if isinstance(v, Piece) else (repr(v) if isinstance(v, list) else v)
+            if key not in seen:
+                seen.add(key)
+                values.append(("value", v))
+        fallback = [("skip", None)] if info.optional is not None else []
+        return values, fallback
+
+    def option_label(self, s: State, option: tuple) -> str:
+        frame = s.frames[-1]
+        info = self.procs[frame[0]].code[frame[1]][1]
+        kind, v = option
+        if kind == "branch":
+            return info.names[v]
+        if kind == "skip":
+            return info.optional
+        return label_of(v)
+
+    def prompt(self, s: State) -> str:
+        frame = s.frames[-1]
+        return self.procs[frame[0]].code[frame[1]][1].prompt
+
+    def apply(self, s: State, option: tuple, chooser: int, label: str) -> None:
+        """Takes an option of the pending decision and moves the program counter past it."""
+        frame = s.frames[-1]
+        ins = self.procs[frame[0]].code[frame[1]]
+        kind, v = option
+        s.events.append(Chose(chooser, label, ins[1].prompt))
+        if kind == "branch":
+            frame[1] = ins[1].targets[v]
+        else:
+            frame[2][ins[1].var] = v if not isinstance(v, list) else list(v)
+            frame[1] += 1
+
+    def needs_probe(self, s: State) -> bool:
+        """Whether a dead end may follow the pending decision within the turn."""
+        for frame in reversed(s.frames):
+            fail, ret = self.procs[frame[0]].probe[frame[1]]
+            if fail:
+                return True
+            if not ret:
+                return False
+        return False
+
+    def legal_options(self, s: State) -> list[tuple]:
+        """Options of the pending decision that can be completed into a legal turn."""
+        plain, fallback = self.raw_options(s)
+        if not self.needs_probe(s):
+            return plain or fallback
+        chooser = self.chooser(s)
+        legal = [o for o in plain if self._try(s, o, chooser, 0)]
+        if legal:
+            return legal
+        return [o for o in fallback if self._try(s, o, chooser, 0)]
+
+    def _try(self, s: State, option: tuple, chooser: int, depth: int) -> bool:
+        snap = s.snapshot()
+        try:
+            self.apply(s, option, chooser, "")
+            return self._completable(s, chooser, depth)
+        except DeadEnd:
+            return False
+        finally:
+            s.restore(snap)
+
+    def _completable(self, s: State, chooser: int, depth: int) -> bool:
+        if self.run(s, probe=True) != DECISION:
+            return True
+        plain, fallback = self.raw_options(s)
+        if not plain and not fallback:
+            return False
+        if depth >= PROBE_DEPTH or self.chooser(s) != chooser or not self.needs_probe(s):
+            return True
+        return any(self._try(s, o, chooser, depth + 1) for o in plain) or any(
+            self._try(s, o, chooser, depth + 1) for o in fallback)

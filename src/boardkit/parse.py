@@ -1,0 +1,60 @@
+"""Text to lark parse tree, with syntax errors turned into located RuleErrors."""
+
+from __future__ import annotations
+
+import functools
+
+import lark
+
+from boardkit.errors import Diagnostic, RuleError
+from boardkit.source import SourceFile, Span
+
+# Friendlier names for the tokens lark reports as expected.
+_TOKEN_NAMES = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'", "COMMA": "','",
+    "EQUAL": "'='", "$END": "end of file",
+}
+
+
+@functools.cache
+def _parser() -> lark.Lark:
+    return lark.Lark.open_from_package(
+        "boardkit", "boardkit.lark", ("grammar",), parser="lalr", propagate_positions=True,
+        maybe_placeholders=False,
+    )
+
+
+def _expected(names: set[str]) -> str:
+    shown = sorted({_TOKEN_NAMES.get(n, repr(n.lower()) if n.isupper() and not n.startswith("__") else n) for n in names})
+    shown = [s for s in shown if not s.startswith("__")]
+    if len(shown) > 6:
+        shown = shown[:6] + ["..."]
+    return ", ".join(shown)
+
+
+def _diagnostic(err: lark.exceptions.UnexpectedInput, source: SourceFile) -> Diagnostic:
+    span = Span(source.filename, err.line if err.line > 0 else 1, err.column if err.column > 0 else 1)
+    if isinstance(err, lark.exceptions.UnexpectedToken):
+        tok = err.token
+        found = "end of file" if tok.type == "$END" else repr(str(tok))
+        if tok.type != "$END":
+            span = Span(source.filename, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+        return Diagnostic(span, f"unexpected {found}; expected {_expected(err.expected)}")
+    if isinstance(err, lark.exceptions.UnexpectedCharacters):
+        char = source.text[err.pos_in_stream] if err.pos_in_stream < len(source.text) else "?"
+        return Diagnostic(span, f"unexpected character {char!r}")
+    return Diagnostic(span, "unexpected end of file")
+
+
+def parse(source: SourceFile) -> lark.Tree:
+    """Parses rule text, reporting every syntax error lark can recover from."""
+    errors: list[Diagnostic] = []
+
+    # Only the first syntax error is reported: LALR recovery mostly yields a cascade of
+    # follow-on errors that point nowhere useful. Semantic errors are all reported at once.
+    try:
+        return _parser().parse(source.text)
+    except lark.exceptions.UnexpectedInput as err:
+        errors.append(_diagnostic(err, source))
+        raise RuleError(errors, source) from None

@@ -1,0 +1,24 @@
+"""Pieces: the physical components of a game, created by setup and never destroyed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Piece:
+    """One component. Identity is its `id`; its attributes never change."""
+
+    __slots__ = ("attrs", "id", "label", "type")
+
+    def __init__(self, id: int, type: str, attrs: dict[str, Any], label: str) -> None:
+        self.id = id
+        self.type = type
+        self.attrs = attrs
+        self.label = label
+
+    def __repr__(self) -> str:
+        return f"<{self.type} {self.label} #{self.id}>"
+
+    def public(self) -> dict[str, Any]:
+        """Returns what anyone who sees the piece knows of it."""
+        return {"type": self.type, "label": self.label, **self.attrs}

@@ -1,0 +1,141 @@
+"""Rulesets: loading bundled or user rule files, and starting or loading games from them."""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from boardkit.compiler import compile_source
+from boardkit.errors import OptionError
+from boardkit.game import Game, start
+from boardkit.interpreter import Interpreter
+from boardkit.model import GameDef, OptionDef
+from boardkit.source import SourceFile
+from boardkit.state import Layout
+
+Option = OptionDef
+
+
+def _bundled_dir() -> Path:
+    """Rule files ship inside the wheel as package data; a source checkout keeps them at the top."""
+    packaged = resources.files("boardkit") / "rulesets"
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[2] / "rulesets"
+
+
+def list_rulesets() -> list[str]:
+    """Names of the bundled rulesets."""
+    return sorted(p.stem for p in _bundled_dir().glob("*.bk"))
+
+
+def _resolve(target: str, relative_to: str) -> Path | None:
+    """Finds the file an `extends` names: a path beside the extending file, or a bundled name."""
+    for candidate in (Path(relative_to).parent / target, Path(relative_to).parent / f"{target}.bk",
+                      _bundled_dir() / f"{target}.bk"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+class Ruleset:
+    """A compiled ruleset; cheap to start many games from."""
+
+    def __init__(self, definition: GameDef, source_text: str, source_path: str | None) -> None:
+        self.definition = definition
+        self.source_text = source_text
+        self.source_path = source_path
+        self._interp = Interpreter(definition)
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def title(self) -> str:
+        return self.definition.title
+
+    @property
+    def min_players(self) -> int:
+        return self.definition.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.definition.max_players
+
+    @property
+    def options(self) -> dict[str, Option]:
+        """Declared options with their defaults and allowed values."""
+        return dict(self.definition.options)
+
+    @functools.cache  # noqa: B019 - a ruleset lives as long as its games
+    def layout(self, players: int) -> Layout:
+        return Layout(self.definition, players)
+
+    def resolve_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            msg = f"{self.name} is for {self.min_players}-{self.max_players} players, not {players!r}"
+            raise OptionError(msg)
+        chosen = {name: opt.default for name, opt in self.definition.options.items()}
+        for name, value in (options or {}).items():
+            opt = self.definition.options.get(name)
+            if opt is None:
+                known = ", ".join(self.definition.options) or "none"
+                msg = f"unknown option {name!r} for {self.name} (options: {known})"
+                raise OptionError(msg)
+            if opt.choices is not None and value not in opt.choices:
+                msg = f"option {name!r} cannot be {value!r}; choose one of {list(opt.choices)!r}"
+                raise OptionError(msg)
+            if type(value) is not type(opt.default):
+                msg = f"option {name!r} takes a {type(opt.default).__name__}, not {value!r}"
+                raise OptionError(msg)
+            chosen[name] = value
+        return chosen
+
+    def new_game(self, players: int | None = None, seed: int = 0, options: dict[str, Any] | None = None,
+                 position: dict[str, Any] | None = None) -> Game:
+        """Starts a game; with `position`, from that position instead of the dealt one."""
+        players = self.min_players if players is None else players
+        return start(self, players, seed, self.resolve_options(players, options), position)
+
+    def load_game(self, text: str) -> Game:
+        """Loads a game saved with `Game.to_json`; raises StateError if it is corrupt or foreign."""
+        from boardkit.serialize import load_game
+
+        return load_game(self, text)
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.name} {self.min_players}-{self.max_players} players>"
+
+
+def parse_ruleset(text: str, filename: str = "<string>") -> Ruleset:
+    """Compiles rule text; raises RuleError with every problem found."""
+    name = Path(filename).stem if filename != "<string>" else "ruleset"
+    definition = compile_source(SourceFile(text, filename), name, _resolve)
+    return Ruleset(definition, text, None)
+
+
+@functools.cache
+def _load_path(path: str) -> Ruleset:
+    text = Path(path).read_text(encoding="utf-8")
+    rules = parse_ruleset(text, filename=path)
+    rules.source_path = path
+    return rules
+
+
+def load_ruleset(name: str) -> Ruleset:
+    """Loads a bundled ruleset by name, or a rule file by path."""
+    path = Path(name)
+    if path.suffix == ".bk" or path.is_file():
+        if not path.is_file():
+            msg = f"no rule file {name!r}"
+            raise OptionError(msg)
+        return _load_path(str(path.resolve()))
+    bundled = _bundled_dir() / f"{name}.bk"
+    if not bundled.is_file():
+        msg = f"no bundled ruleset {name!r}; bundled: {', '.join(list_rulesets())}"
+        raise OptionError(msg)
+    rules = _load_path(str(bundled))
+    return rules

@@ -1,0 +1,416 @@
+"""Random playouts of a ruleset, serial or over processes, with a summary.
+
+Every game is reproducible on its own: game ``i`` of a run with seed ``s`` uses the game
+seed ``s + i`` and an agent seeded with ``s * 1_000_003 + i``, so per-game results do not
+depend on how many processes ran them or in which order they finished.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+import attrs
+
+import boardkit
+from boardkit.errors import BoardkitError
+
+__all__ = [
+    "ABORTED",
+    "GameRecord",
+    "RulesetRef",
+    "SimulationError",
+    "SimulationResult",
+    "Summary",
+    "simulate",
+]
+
+ABORTED = "aborted"
+"""End reason recorded for a game stopped by the ``max_moves`` cap."""
+
+AGENT_SEED_FACTOR = 1_000_003
+"""Agent seed of game ``i`` is ``seed * AGENT_SEED_FACTOR + i``; a prime keeps runs apart."""
+
+ProgressCallback = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` after each finished chunk of games."""
+
+
+class SimulationError(BoardkitError):
+    """A game of a simulation raised; says which one, so it can be replayed alone."""
+
+    def __init__(self, msg: str, *, index: int, seed: int) -> None:
+        super().__init__(msg)
+        self.index = index
+        self.seed = seed
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword-only arguments defeat the default exception pickling.
+        return (_simulation_error, (str(self), self.index, self.seed))
+
+
+def _simulation_error(msg: str, index: int, seed: int) -> SimulationError:
+    return SimulationError(msg, index=index, seed=seed)
+
+
+@attrs.frozen
+class GameRecord:
+    """The outcome of one random game; enough to replay it (seed, agent seed) and summarize it."""
+
+    index: int
+    """Position of the game in the run."""
+    seed: int
+    """Seed given to ``new_game``."""
+    agent_seed: int
+    """Seed of the random agent's ``random.Random``."""
+    decisions: int
+    """Moves played."""
+    turns: int
+    """``game.turn_count`` when the game stopped."""
+    scores: tuple[int, ...] | None
+    """Final scores; ``None`` for an aborted game, which has no final score."""
+    winners: tuple[int, ...]
+    """Winning seats; empty for an aborted game."""
+    end_reason: str
+    """The game's end reason, or ``ABORTED``."""
+    seconds: float
+    """Time spent playing this game (not comparable across machines)."""
+
+    @property
+    def aborted(self) -> bool:
+        """Tells if the game hit the move cap before it ended."""
+        return self.end_reason == ABORTED
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns a JSON-compatible dict."""
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "agent_seed": self.agent_seed,
+            "decisions": self.decisions,
+            "turns": self.turns,
+            "scores": None if self.scores is None else list(self.scores),
+            "winners": list(self.winners),
+            "end_reason": self.end_reason,
+            "seconds": self.seconds,
+        }
+
+
+@attrs.frozen
+class Summary:
+    """Aggregates of a run. Turn, score and win figures cover finished games only.
+
+    Aborted games are excluded from them because a capped game has no outcome, and its
+    turn count says more about the cap than about the game.
+    """
+
+    games: int
+    finished: int
+    aborted: int
+    wall_seconds: float
+    games_per_second: float
+    mean_decisions: float | None
+    """Mean moves per finished game."""
+    mean_turns: float | None
+    median_turns: float | None
+    mean_scores: tuple[float, ...] | None
+    """Mean final score by seat; ``None`` when no game finished."""
+    win_rates: tuple[float, ...] | None
+    """Share of finished games won by each seat, a shared win counting 1/k to each of k winners."""
+    end_reasons: dict[str, int]
+    """How many games ended for each reason, ``ABORTED`` included, most frequent first."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns a JSON-compatible dict."""
+        return {
+            "games": self.games,
+            "finished": self.finished,
+            "aborted": self.aborted,
+            "wall_seconds": self.wall_seconds,
+            "games_per_second": self.games_per_second,
+            "mean_decisions": self.mean_decisions,
+            "mean_turns": self.mean_turns,
+            "median_turns": self.median_turns,
+            "mean_scores": None if self.mean_scores is None else list(self.mean_scores),
+            "win_rates": None if self.win_rates is None else list(self.win_rates),
+            "end_reasons": dict(self.end_reasons),
+        }
+
+
+@attrs.frozen
+class SimulationResult:
+    """The arguments of a run, its per-game records in game order, and their summary."""
+
+    ruleset: str
+    players: int
+    seed: int
+    jobs: int
+    max_moves: int
+    options: dict[str, Any]
+    records: tuple[GameRecord, ...]
+    wall_seconds: float
+    summary: Summary = attrs.field(init=False)
+
+    @summary.default
+    def _summarize(self) -> Summary:
+        return summarize(self.records, players=self.players, wall_seconds=self.wall_seconds)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns a JSON-compatible dict: the run's arguments, summary and games."""
+        return {
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "seed": self.seed,
+            "jobs": self.jobs,
+            "max_moves": self.max_moves,
+            "options": dict(self.options),
+            "summary": self.summary.to_dict(),
+            "games": [record.to_dict() for record in self.records],
+        }
+
+
+@attrs.frozen
+class RulesetRef:
+    """What a worker process needs to load a ruleset again; rulesets themselves may not pickle."""
+
+    path: str | None = None
+    text: str | None = None
+    filename: str = "<ruleset>"
+
+    @classmethod
+    def of(cls, rules: Any) -> RulesetRef:
+        """Makes a reference to ``rules``: its file if it came from one, else its source text."""
+        path = getattr(rules, "source_path", None)
+        if path is not None:
+            return cls(path=str(path))
+        text = getattr(rules, "source_text", None)
+        if text is None:
+            msg = f"ruleset {rules.name!r} has neither a source path nor a source text"
+            raise ValueError(msg)
+        return cls(text=text, filename=f"{rules.name}.bk")
+
+    def load(self) -> Any:
+        """Parses and checks the referenced ruleset."""
+        if self.path is not None:
+            return boardkit.load_ruleset(self.path)
+        return boardkit.parse_ruleset(self.text, filename=self.filename)
+
+
+def simulate(
+    rules: Any,
+    *,
+    games: int,
+    players: int,
+    seed: int = 0,
+    jobs: int = 1,
+    options: Mapping[str, Any] | None = None,
+    max_moves: int = 20000,
+    progress: ProgressCallback | None = None,
+) -> SimulationResult:
+    """Plays ``games`` random games of ``rules`` and summarizes them.
+
+    Args:
+        rules: a loaded ruleset.
+        games: how many games to play.
+        players: player count of every game.
+        seed: game ``i`` uses seed ``seed + i``.
+        jobs: worker processes; 1 plays in this process. Results do not depend on it.
+        options: ruleset options, as for ``new_game``.
+        max_moves: decisions after which an unfinished game is recorded as aborted.
+        progress: called as ``progress(done, total)`` as games complete.
+
+    Returns:
+        The per-game records, ordered by game index, and their summary.
+
+    Raises:
+        OptionError: bad player count or options (raised before any game is played).
+        SimulationError: a game raised a ``BoardkitError``; says which game.
+        ValueError: a count argument is out of range.
+    """
+    for name, value, least in (("games", games, 0), ("jobs", jobs, 1), ("max_moves", max_moves, 1)):
+        if value < least:
+            msg = f"{name} must be at least {least}, got {value!r}"
+            raise ValueError(msg)
+    options = dict(options or {})
+    # Fail on bad options here, once, rather than in every game or worker.
+    rules.new_game(players=players, seed=seed, options=options)
+
+    started = time.perf_counter()
+    play = functools.partial(
+        _play_chunk, players=players, seed=seed, options=options, max_moves=max_moves
+    )
+    jobs = min(jobs, max(games, 1))
+    records: list[GameRecord] = []
+    if jobs == 1:
+        for index in range(games):
+            records.extend(play(rules, [index]))
+            if progress is not None:
+                progress(len(records), games)
+    else:
+        records = _play_parallel(RulesetRef.of(rules), games, jobs, play, progress)
+    records.sort(key=lambda record: record.index)
+    return SimulationResult(
+        ruleset=rules.name,
+        players=players,
+        seed=seed,
+        jobs=jobs,
+        max_moves=max_moves,
+        options=options,
+        records=tuple(records),
+        wall_seconds=time.perf_counter() - started,
+    )
+
+
+def play_random_game(
+    rules: Any,
+    *,
+    index: int,
+    players: int,
+    seed: int,
+    options: Mapping[str, Any],
+    max_moves: int,
+) -> GameRecord:
+    """Plays game ``index`` of a run with base seed ``seed`` with random agents.
+
+    Raises:
+        SimulationError: the game raised a ``BoardkitError`` or offered no move while not over.
+    """
+    game_seed = seed + index
+    agent_seed = seed * AGENT_SEED_FACTOR + index
+    rng = random.Random(agent_seed)
+    started = time.perf_counter()
+    decisions = 0
+    try:
+        game = rules.new_game(players=players, seed=game_seed, options=dict(options))
+        while not game.is_over and decisions < max_moves:
+            moves = game.legal_moves()
+            if not moves:
+                msg = f"game {index} (seed {game_seed}): no legal moves but the game is not over"
+                raise SimulationError(msg, index=index, seed=game_seed)
+            game.play(rng.choice(moves))
+            decisions += 1
+        finished = game.is_over
+        record = GameRecord(
+            index=index,
+            seed=game_seed,
+            agent_seed=agent_seed,
+            decisions=decisions,
+            turns=game.turn_count,
+            scores=tuple(game.scores()) if finished else None,
+            winners=tuple(game.winners()) if finished else (),
+            end_reason=(game.end_reason or "unspecified") if finished else ABORTED,
+            seconds=time.perf_counter() - started,
+        )
+    except SimulationError:
+        raise
+    except BoardkitError as exc:
+        msg = f"game {index} (seed {game_seed}) failed after {decisions} moves: {exc}"
+        raise SimulationError(msg, index=index, seed=game_seed) from exc
+    return record
+
+
+def summarize(
+    records: Sequence[GameRecord], *, players: int, wall_seconds: float
+) -> Summary:
+    """Aggregates per-game records; see ``Summary`` for what each figure covers."""
+    done = [record for record in records if not record.aborted]
+    mean_scores: tuple[float, ...] | None = None
+    win_rates: tuple[float, ...] | None = None
+    if done:
+        totals = [0.0] * players
+        wins = [0.0] * players
+        for record in done:
+            for seat, score in enumerate(record.scores or ()):
+                totals[seat] += score
+            for seat in record.winners:
+                wins[seat] += 1 / len(record.winners)
+        mean_scores = tuple(total / len(done) for total in totals)
+        win_rates = tuple(win / len(done) for win in wins)
+    turns = [record.turns for record in done]
+    reasons = Counter(record.end_reason for record in records)
+    return Summary(
+        games=len(records),
+        finished=len(done),
+        aborted=len(records) - len(done),
+        wall_seconds=wall_seconds,
+        games_per_second=len(records) / wall_seconds if wall_seconds > 0 else 0.0,
+        mean_decisions=statistics.fmean(r.decisions for r in done) if done else None,
+        mean_turns=statistics.fmean(turns) if turns else None,
+        median_turns=float(statistics.median(turns)) if turns else None,
+        mean_scores=mean_scores,
+        win_rates=win_rates,
+        end_reasons=dict(sorted(reasons.items(), key=lambda item: (-item[1], item[0]))),
+    )
+
+
+def _play_chunk(
+    rules: Any,
+    indexes: Sequence[int],
+    *,
+    players: int,
+    seed: int,
+    options: Mapping[str, Any],
+    max_moves: int,
+) -> list[GameRecord]:
+    return [
+        play_random_game(
+            rules, index=index, players=players, seed=seed, options=options, max_moves=max_moves
+        )
+        for index in indexes
+    ]
+
+
+def _play_chunk_in_worker(
+    ref: RulesetRef, indexes: Sequence[int], **kwargs: Any
+) -> list[GameRecord]:
+    return _play_chunk(_load_cached(ref), indexes, **kwargs)
+
+
+@functools.cache
+def _load_cached(ref: RulesetRef) -> Any:
+    # One parse per worker process, however many chunks it plays.
+    return ref.load()
+
+
+def _chunks(games: int, jobs: int) -> Iterator[range]:
+    # About eight chunks per worker: enough to balance load and update progress, few
+    # enough that sending results back costs little next to playing the games.
+    size = max(1, min(16, games // (jobs * 8)))
+    for start in range(0, games, size):
+        yield range(start, min(start + size, games))
+
+
+def _play_parallel(
+    ref: RulesetRef,
+    games: int,
+    jobs: int,
+    play: functools.partial[list[GameRecord]],
+    progress: ProgressCallback | None,
+) -> list[GameRecord]:
+    # "spawn" behaves the same on every platform and never forks a process that holds
+    # locks of other threads (a live progress bar runs one).
+    context = multiprocessing.get_context("spawn")
+    records: list[GameRecord] = []
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    try:
+        pending: set[Future[list[GameRecord]]] = {
+            pool.submit(_play_chunk_in_worker, ref, chunk, **play.keywords)
+            for chunk in _chunks(games, jobs)
+        }
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                records.extend(future.result())
+            if progress is not None:
+                progress(len(records), games)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return records

@@ -1,0 +1,150 @@
+"""Runtime state of one game: plain data plus the primitive effects that change it.
+
+Every effect goes through a method here and emits an event. `snapshot`/`restore` copy the
+mutable parts, which makes moves atomic, look-ahead cheap to undo, and undo itself simple.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from boardkit.errors import RuleRuntimeError
+from boardkit.events import Created, Event, GameEnded, Logged, Moved, Shuffled, VarSet
+from boardkit.model import GameDef
+from boardkit.pieces import Piece
+
+
+def key_text(key: Any) -> str:
+    """Renders a zone or variable key as text: 'deck', 'hand[0]', 'field[m1,1]'."""
+    if isinstance(key, tuple):
+        return f"{key[0]}[{','.join(str(k) for k in key[1:])}]"
+    return key
+
+
+class Layout:
+    """Zone slots and variable keys for one game definition and player count (shared, read-only)."""
+
+    def __init__(self, game: GameDef, nplayers: int) -> None:
+        players = list(range(nplayers))
+        self.zone_keys: list[Any] = []
+        self.zone_defs: list[Any] = []
+        self.zone_owner: list[int | None] = []
+        for z in game.zones.values():
+            domains = [players if d == "Player" else list(game.enums[d].members) for d in z.dims]
+            owner_dim = z.dims.index("Player") if "Player" in z.dims else None
+            for combo in itertools.product(*domains):
+                self.zone_keys.append((z.name, *combo) if combo else z.name)
+                self.zone_defs.append(z)
+                self.zone_owner.append(combo[owner_dim] if owner_dim is not None else None)
+        self.zslot = {k: i for i, k in enumerate(self.zone_keys)}
+        self.zone_by_text = {key_text(k): i for i, k in enumerate(self.zone_keys)}
+        self.var_keys: list[Any] = []
+        for v in game.vars.values():
+            domains = [players if d == "Player" else list(game.enums[d].members) for d in v.dims]
+            for combo in itertools.product(*domains):
+                self.var_keys.append((v.name, *combo) if combo else v.name)
+        self.var_by_text = {key_text(k): k for k in self.var_keys}
+
+
+class State:
+    """Everything that changes during a game. Closures compiled from rules read it directly."""
+
+    def __init__(self, game: GameDef, layout: Layout, nplayers: int, options: dict[str, Any], seed: int) -> None:
+        self.game = game
+        self.layout = layout
+        self.zslot = layout.zslot
+        self.nplayers = nplayers
+        self.players = list(range(nplayers))
+        self.options = options
+        self.zones: list[list[Piece]] = [[] for _ in layout.zone_keys]
+        self.pieces: list[Piece] = []
+        self.loc: list[int] = []
+        self.vars: dict[Any, Any] = {}
+        self.rng = random.Random(seed)
+        self.frames: list[list[Any]] = []
+        self.events: list[Event] = []
+        self.over = False
+        self.end_reason: str | None = None
+        self.turn_player: int | None = None
+        self.turn_count = 0
+
+    # Effects.
+    def move(self, chosen: list[Piece], dest: int, end: str | None) -> None:
+        if not chosen:
+            return
+        zones, loc = self.zones, self.loc
+        target = zones[dest]
+        by_source: dict[int, list[int]] = {}
+        for p in chosen:
+            src = loc[p.id]
+            zones[src].remove(p)
+            loc[p.id] = dest
+            by_source.setdefault(src, []).append(p.id)
+        zdef = self.layout.zone_defs[dest]
+        if end == "top" or (end is None and zdef.kind == "stack"):
+            target[:0] = chosen
+        else:
+            target.extend(chosen)
+        if zdef.capacity is not None:
+            cap = zdef.capacity(self, {})
+            if len(target) > cap:
+                msg = f"zone {key_text(self.layout.zone_keys[dest])!r} would hold {len(target)} pieces, over its capacity {cap}"
+                raise RuleRuntimeError(msg, zdef.span)
+        dest_text = key_text(self.layout.zone_keys[dest])
+        for src, ids in by_source.items():
+            self.events.append(Moved(tuple(ids), key_text(self.layout.zone_keys[src]), dest_text))
+
+    def shuffle(self, slot: int) -> None:
+        self.rng.shuffle(self.zones[slot])
+        self.events.append(Shuffled(key_text(self.layout.zone_keys[slot])))
+
+    def create(self, type_name: str, attrs: dict[str, Any], count: int, slot: int) -> None:
+        comp = self.game.components[type_name]
+        ids = []
+        for _ in range(count):
+            piece = Piece(len(self.pieces), type_name, attrs, "")
+            piece.label = str(comp.label(self, {"it": piece})) if comp.label else "-".join(str(v) for v in attrs.values())
+            self.pieces.append(piece)
+            self.loc.append(slot)
+            self.zones[slot].append(piece)
+            ids.append(piece.id)
+        self.events.append(Created(tuple(ids), key_text(self.layout.zone_keys[slot])))
+
+    def set_var(self, key: Any, value: Any, op: str) -> None:
+        if op == "+=":
+            value = self.vars[key] + value
+        elif op == "-=":
+            value = self.vars[key] - value
+        elif isinstance(value, list):
+            value = list(value)
+        self.vars[key] = value
+        self.events.append(VarSet(key_text(key), value))
+
+    def log(self, message: str, args: list[Any]) -> None:
+        text = " ".join([message, *(str(a) for a in args)])
+        self.events.append(Logged(text))
+
+    def end_game(self, reason: str) -> None:
+        self.over = True
+        self.end_reason = reason
+        self.frames = []
+        self.events.append(GameEnded(reason))
+
+    # Copies.
+    def snapshot(self) -> tuple:
+        return ([z[:] for z in self.zones], self.loc[:], dict(self.vars),
+                [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng.getstate(), len(self.events),
+                self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces))
+
+    def restore(self, snap: tuple) -> None:
+        (zones, loc, vars_, frames, rng, nevents, self.over, self.end_reason, self.turn_player,
+         self.turn_count, npieces) = snap
+        self.zones = [z[:] for z in zones]
+        self.loc = loc[:]
+        self.vars = dict(vars_)
+        self.frames = [[f[0], f[1], dict(f[2])] for f in frames]
+        self.rng.setstate(rng)
+        del self.events[nevents:]
+        del self.pieces[npieces:]
