@@ -253,7 +253,7 @@ class Require:
 @node
 class EndGame:
     span: Span
-    reason: str
+    reason: Any
 
 
 @node

@@ -252,7 +252,7 @@ class _Builder(Transformer):
         return ast.Require(span=self._s(meta), cond=c[0], message=_string(c[1]) if len(c) > 1 else None)
 
     def end_stmt(self, meta, c):
-        return ast.EndGame(span=self._s(meta), reason=_string(c[0]))
+        return ast.EndGame(span=self._s(meta), reason=c[0])
 
     def turn_stmt(self, meta, c):
         return ast.Turn(span=self._s(meta), player=c[0], body=c[1])

@@ -321,7 +321,7 @@ class Compiler:
         elif isinstance(st, ast.Require):
             b.emit(sp, REQUIRE, ex.compile(st.cond, scope), st.message or "requirement not met")
         elif isinstance(st, ast.EndGame):
-            b.emit(sp, END, st.reason)
+            b.emit(sp, END, ex.compile(st.reason, scope))
         elif isinstance(st, ast.Turn):
             if in_turn:
                 self.error(sp, "a 'turn' block cannot be nested in another")

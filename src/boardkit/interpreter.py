@@ -107,7 +107,7 @@ class Interpreter:
                         raise DeadEnd(ins[2])
                     pc += 1
                 elif op == END:
-                    s.end_game(ins[1])
+                    s.end_game(str(ins[1](s, L)))
                     return OVER
                 elif op == TURN_BEGIN:
                     player = ins[1](s, L)

@@ -1,0 +1,97 @@
+"""Starting a game from a given position, checked against the rules.
+
+A position names zone contents (pieces by label or by attributes), variable values and, with
+`rest`, the zone that takes every piece not placed. Setup runs first, so the pieces exist;
+the position then rearranges them, and play starts from the top of the `play` procedure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardkit.errors import StateError
+from boardkit.pieces import Piece
+from boardkit.state import State, key_text
+
+_KEYS = {"zones", "vars", "rest"}
+
+
+def _matches(piece: Piece, want: Any) -> bool:
+    if isinstance(want, str):
+        return piece.label == want
+    if isinstance(want, dict):
+        return all(piece.attrs.get(k) == v for k, v in want.items() if k != "type") and want.get("type", piece.type) == piece.type
+    return False
+
+
+def apply_position(s: State, position: dict[str, Any]) -> None:
+    """Rearranges pieces and sets variables as `position` says; StateError if it cannot be."""
+    if not isinstance(position, dict) or set(position) - _KEYS:
+        msg = f"a position is a dict with keys {sorted(_KEYS)}, got {position!r:.80}"
+        raise StateError(msg)
+    lay = s.layout
+    wanted: dict[int, list[Any]] = {}
+    for name, contents in (position.get("zones") or {}).items():
+        slot = lay.zone_by_text.get(name)
+        if slot is None:
+            msg = f"position names no zone of this ruleset: {name!r} (zones: {', '.join(list(lay.zone_by_text)[:12])}...)"
+            raise StateError(msg)
+        if not isinstance(contents, list):
+            msg = f"zone {name!r} must be given a list of pieces"
+            raise StateError(msg)
+        wanted[slot] = contents
+    rest = position.get("rest")
+    rest_slot = None
+    if rest is not None:
+        rest_slot = lay.zone_by_text.get(rest)
+        if rest_slot is None:
+            msg = f"position's rest zone {rest!r} is not a zone of this ruleset"
+            raise StateError(msg)
+    # Pool: pieces of the listed zones, then (with `rest`) every other piece, else the others
+    # from the back of their zones, so that unlisted zones keep what they can.
+    pool: list[Piece] = []
+    for slot in wanted:
+        pool.extend(s.zones[slot])
+        s.zones[slot] = []
+    others = [i for i in range(len(s.zones)) if i not in wanted]
+    if rest_slot is not None:
+        for i in others:
+            pool.extend(s.zones[i])
+            s.zones[i] = []
+    else:
+        for i in others:
+            pool.extend(reversed(s.zones[i]))
+    for slot, contents in wanted.items():
+        for want in contents:
+            piece = next((p for p in pool if _matches(p, want)), None)
+            if piece is None:
+                msg = f"no piece {want!r} left for zone {key_text(lay.zone_keys[slot])!r}: the game has too few of them"
+                raise StateError(msg)
+            pool.remove(piece)
+            if rest_slot is None and s.loc[piece.id] not in wanted:
+                s.zones[s.loc[piece.id]].remove(piece)
+            s.zones[slot].append(piece)
+            s.loc[piece.id] = slot
+        zdef = lay.zone_defs[slot]
+        if zdef.capacity is not None and len(s.zones[slot]) > zdef.capacity(s, {}):
+            msg = f"zone {key_text(lay.zone_keys[slot])!r} holds {len(s.zones[slot])} pieces, over its capacity"
+            raise StateError(msg)
+    leftover = [p for p in pool if s.loc[p.id] in wanted or rest_slot is not None]
+    if leftover:
+        if rest_slot is None:
+            msg = "pieces of the listed zones have nowhere to go: give a 'rest' zone"
+            raise StateError(msg)
+        s.rng.shuffle(leftover)
+        s.zones[rest_slot].extend(leftover)
+        for p in leftover:
+            s.loc[p.id] = rest_slot
+    for name, value in (position.get("vars") or {}).items():
+        key = lay.var_by_text.get(name)
+        if key is None:
+            msg = f"position names no variable of this ruleset: {name!r}"
+            raise StateError(msg)
+        old = s.vars[key]
+        if type(old) is not type(value) and not (isinstance(old, list) and isinstance(value, list)):
+            msg = f"variable {name!r} holds {type(old).__name__} values, not {value!r}"
+            raise StateError(msg)
+        s.vars[key] = value

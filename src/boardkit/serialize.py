@@ -1,0 +1,165 @@
+"""Games to JSON and back. One cattrs converter; a format version; StateError on bad input."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import cattrs
+from cattrs.strategies import configure_tagged_union
+
+from boardkit.errors import StateError
+from boardkit.events import Event
+from boardkit.game import Game
+from boardkit.pieces import Piece
+from boardkit.state import State, key_text
+
+if TYPE_CHECKING:
+    from boardkit.ruleset import Ruleset
+
+FORMAT_VERSION = 1
+
+converter = cattrs.Converter(detailed_validation=True)
+configure_tagged_union(Event, converter, tag_name="type")
+
+
+@attrs.define
+class SavedPiece:
+    type: str
+    attrs: dict[str, Any]
+    label: str
+
+
+@attrs.define
+class SavedFrame:
+    proc: str
+    pc: int
+    locals: dict[str, Any]
+
+
+@attrs.define
+class SavedGame:
+    """The JSON document of a game: definition identity, the inputs, and the whole state."""
+
+    format_version: int
+    ruleset: str
+    fingerprint: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    position: dict[str, Any] | None
+    history: list[str]
+    pieces: list[SavedPiece]
+    zones: dict[str, list[int]]
+    vars: dict[str, Any]
+    frames: list[SavedFrame]
+    rng: list[Any]
+    events: list[Event]
+    over: bool
+    end_reason: str | None
+    turn_player: int | None
+    turn_count: int
+
+
+def fingerprint(rules: Ruleset) -> str:
+    return hashlib.sha256(rules.source_text.encode()).hexdigest()[:16]
+
+
+def encode(v: Any) -> Any:
+    """Runtime values to JSON: pieces by id, loop iterators as items plus position."""
+    if isinstance(v, Piece):
+        return {"piece": v.id}
+    if isinstance(v, tuple):
+        return {"items": [encode(x) for x in v[0]], "index": v[1]}
+    if isinstance(v, list):
+        return [encode(x) for x in v]
+    return v
+
+
+def decode(v: Any, pieces: list[Piece]) -> Any:
+    if isinstance(v, dict):
+        if "piece" in v:
+            return pieces[v["piece"]]
+        return (tuple(decode(x, pieces) for x in v["items"]), v["index"])
+    if isinstance(v, list):
+        return [decode(x, pieces) for x in v]
+    return v
+
+
+def dump_game(game: Game) -> str:
+    s: State = game._s
+    doc = SavedGame(
+        format_version=FORMAT_VERSION, ruleset=game.rules.name, fingerprint=fingerprint(game.rules),
+        players=s.nplayers, seed=game.seed, options=game.options, position=game.position,
+        history=list(game.history),
+        pieces=[SavedPiece(p.type, p.attrs, p.label) for p in s.pieces],
+        zones={key_text(k): [p.id for p in s.zones[i]] for i, k in enumerate(s.layout.zone_keys)},
+        vars={key_text(k): encode(v) for k, v in s.vars.items()},
+        frames=[SavedFrame(f[0], f[1], {k: encode(v) for k, v in f[2].items()}) for f in s.frames],
+        rng=[s.rng.getstate()[0], list(s.rng.getstate()[1]), s.rng.getstate()[2]],
+        events=list(s.events), over=s.over, end_reason=s.end_reason, turn_player=s.turn_player,
+        turn_count=s.turn_count,
+    )
+    return json.dumps(converter.unstructure(doc), separators=(",", ":"))
+
+
+def _fail(msg: str) -> StateError:
+    return StateError(f"bad saved game: {msg}")
+
+
+def load_game(rules: Ruleset, text: str) -> Game:
+    """Rebuilds a game from `dump_game` output, checking it against the ruleset."""
+    try:
+        raw = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise _fail(f"not JSON ({exc})") from None
+    if not isinstance(raw, dict) or raw.get("format_version") != FORMAT_VERSION:
+        raise _fail(f"unknown format (expected format_version {FORMAT_VERSION})")
+    try:
+        doc = converter.structure(raw, SavedGame)
+    except Exception as exc:  # noqa: BLE001 - cattrs raises groups of many kinds
+        details = "; ".join(cattrs.transform_error(exc)) if isinstance(exc, cattrs.BaseValidationError) else str(exc)
+        raise _fail(details) from None
+    if doc.ruleset != rules.name or doc.fingerprint != fingerprint(rules):
+        raise _fail(f"it belongs to ruleset {doc.ruleset!r} ({doc.fingerprint}), not {rules.name!r} ({fingerprint(rules)})")
+    try:
+        options = rules.resolve_options(doc.players, doc.options)
+    except Exception as exc:  # noqa: BLE001
+        raise _fail(str(exc)) from None
+    s = State(rules.definition, rules.layout(doc.players), doc.players, options, doc.seed)
+    s.pieces = [Piece(i, p.type, p.attrs, p.label) for i, p in enumerate(doc.pieces)]
+    for p in s.pieces:
+        if p.type not in rules.definition.components:
+            raise _fail(f"unknown piece type {p.type!r}")
+    s.loc = [-1] * len(s.pieces)
+    lay = s.layout
+    if set(doc.zones) != set(lay.zone_by_text):
+        raise _fail(f"zones differ from the ruleset's: {sorted(set(doc.zones) ^ set(lay.zone_by_text))[:5]}")
+    for name, ids in doc.zones.items():
+        slot = lay.zone_by_text[name]
+        for i in ids:
+            if not 0 <= i < len(s.pieces) or s.loc[i] != -1:
+                raise _fail(f"piece {i} is missing or in two zones ({name})")
+            s.loc[i] = slot
+        s.zones[slot] = [s.pieces[i] for i in ids]
+    if -1 in s.loc:
+        raise _fail(f"piece {s.loc.index(-1)} is in no zone")
+    if set(doc.vars) != set(lay.var_by_text):
+        raise _fail("variables differ from the ruleset's")
+    s.vars = {lay.var_by_text[k]: decode(v, s.pieces) for k, v in doc.vars.items()}
+    procs = rules.definition.procs
+    for f in doc.frames:
+        if f.proc not in procs or not 0 <= f.pc < len(procs[f.proc].code):
+            raise _fail(f"no step {f.pc} in procedure {f.proc!r}")
+    s.frames = [[f.proc, f.pc, {k: decode(v, s.pieces) for k, v in f.locals.items()}] for f in doc.frames]
+    if not doc.over and not s.frames:
+        raise _fail("the game is not over but nothing is running")
+    try:
+        s.rng.setstate((doc.rng[0], tuple(doc.rng[1]), doc.rng[2]))
+    except (TypeError, ValueError, IndexError) as exc:
+        raise _fail(f"bad random generator state ({exc})") from None
+    s.events = list(doc.events)
+    s.over, s.end_reason, s.turn_player, s.turn_count = doc.over, doc.end_reason, doc.turn_player, doc.turn_count
+    return Game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))
