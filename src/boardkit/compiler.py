@@ -206,7 +206,7 @@ class Compiler:
         for fname, ftype, span in item.fields:
             if ftype not in self.sym.enums and ftype not in ("int", "bool", "str"):
                 self.error(span, f"unknown attribute type {ftype!r}: use an enum name, int, bool or str{suggest(ftype, [*self.sym.enums, 'int', 'bool', 'str'])}")
-        label = self.ex.compile(item.label, {"it"}) if item.label is not None else None
+        label = self.ex.compile_label(item.label) if item.label is not None else None
         return ComponentDef(item.name, tuple((f, t) for f, t, _ in item.fields), label)
 
     # Procedures.
@@ -217,12 +217,12 @@ class Compiler:
         b.emit(decl.span, RETURN)
         return proc
 
-    def _block(self, b: _ProcBuilder, body: tuple, scope: set[str], in_turn: bool) -> None:
+    def _block(self, b: _ProcBuilder, body: tuple, scope: set[str], in_turn: bool, guard: Any = None) -> None:
         scope = set(scope)
-        for stmt in body:
-            self._stmt(b, stmt, scope, in_turn)
+        for i, stmt in enumerate(body):
+            self._stmt(b, stmt, scope, in_turn, guard if i == 0 else None)
 
-    def _stmt(self, b: _ProcBuilder, st: Any, scope: set[str], in_turn: bool) -> None:  # noqa: C901, PLR0912, PLR0915
+    def _stmt(self, b: _ProcBuilder, st: Any, scope: set[str], in_turn: bool, guard: Any = None) -> None:  # noqa: C901, PLR0912, PLR0915
         ex = self.ex
         sp = st.span
         if isinstance(st, ast.Let):
@@ -243,7 +243,7 @@ class Compiler:
             for cond, body in st.branches:
                 c = ex.compile(cond, scope)
                 jf = b.emit(cond.span, JUMP_IF_NOT, c, None)
-                self._block(b, body, scope, in_turn)
+                self._block(b, body, scope, in_turn, cond)
                 ends.append(b.emit(sp, JUMP, None))
                 b.patch(jf, JUMP_IF_NOT, c, b.here())
             if st.other is not None:
@@ -270,7 +270,7 @@ class Compiler:
             c = ex.compile(st.cond, scope)
             top = b.emit(sp, JUMP_IF_NOT, c, None)
             b.loops.append([])
-            self._block(b, st.body, scope, in_turn)
+            self._block(b, st.body, scope, in_turn, st.cond)
             b.emit(sp, JUMP, top)
             b.patch(top, JUMP_IF_NOT, c, b.here())
             for pc in b.loops.pop():
@@ -301,7 +301,8 @@ class Compiler:
             domain = ex.compile(st.domain, scope)
             by = ex.compile(st.by, scope) if st.by is not None else None
             scope.add(st.var)
-            b.emit(sp, CHOOSE, ChooseInfo(st.var, domain, by, st.optional, st.prompt or f"choose {st.var}", sp))
+            total = guard is not None and _guarantees_nonempty(guard, st.domain)
+            b.emit(sp, CHOOSE, ChooseInfo(st.var, domain, by, st.optional, st.prompt or f"choose {st.var}", sp, total))
         elif isinstance(st, ast.ChooseBranch):
             by = ex.compile(st.by, scope) if st.by is not None else None
             pc = b.emit(sp, BRANCH, None)
@@ -422,6 +423,41 @@ class Compiler:
         b.emit(st.span, EXEC, create)
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Structural equality of AST nodes, ignoring where they were written."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if not hasattr(a, "__attrs_attrs__"):
+        return a == b
+    return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in a.__attrs_attrs__ if f.name != "span")
+
+
+def _guarantees_nonempty(cond: Any, domain: Any) -> bool:
+    """Whether `cond` (just checked) proves `domain` non-empty: `not empty(X)` guarding a choice
+    from X, X.attr or distinct(...) of those. Such a choice can never be a dead end."""
+    base = domain
+    while True:
+        if isinstance(base, ast.Call) and base.func in ("distinct", "sorted") and len(base.args) == 1:
+            base = base.args[0]
+        elif isinstance(base, ast.Attr):
+            base = base.obj
+        else:
+            break
+    conjuncts = cond.values if isinstance(cond, ast.BoolOp) and cond.op == "and" else (cond,)
+    return any(isinstance(c, ast.Unary) and c.op == "not" and isinstance(c.operand, ast.Call)
+               and c.operand.func == "empty" and len(c.operand.args) == 1 and _same(c.operand.args[0], base)
+               for c in conjuncts)
+
+
+def _fail_point(ins: tuple, fails: dict[str, bool]) -> bool:
+    op = ins[0]
+    if op == CHOOSE:
+        return not ins[1].total
+    return op in (REQUIRE, BRANCH) or (op == CALL and fails.get(ins[1], False))
+
+
 def _successors(ins: tuple, pc: int) -> list[int]:
     op = ins[0]
     if op == JUMP:
@@ -440,10 +476,10 @@ def _successors(ins: tuple, pc: int) -> list[int]:
 def _set_probe_flags(procs: dict[str, ProcCode]) -> None:
     """Marks, for each instruction, whether a dead end may lie after it before the turn ends.
 
-    probe[pc] is a pair: (a require, decision or capacity-limited move is reachable after pc;
+    probe[pc] is a pair: (a require, or a decision that may have no option, is reachable after pc;
     the procedure's return is reachable after pc). Decisions with neither need no look-ahead.
     """
-    fails = {name: any(i[0] in (REQUIRE, CHOOSE, BRANCH) for i in p.code) for name, p in procs.items()}
+    fails = {name: any(_fail_point(i, {}) for i in p.code) for name, p in procs.items()}
     changed = True
     while changed:
         changed = False
@@ -462,7 +498,7 @@ def _set_probe_flags(procs: dict[str, ProcCode]) -> None:
                     continue
                 seen.add(q)
                 i = p.code[q]
-                if i[0] in (REQUIRE, CHOOSE, BRANCH) or (i[0] == CALL and fails.get(i[1], False)):
+                if _fail_point(i, fails):
                     fail = True
                 if i[0] == RETURN:
                     ret = True

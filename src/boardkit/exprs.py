@@ -1,13 +1,14 @@
-"""Compiles checked expressions to closures `f(state, locals)`, once, at load time.
+"""Compiles checked expressions to Python functions `f(state, locals)`, once, at load time.
 
-Name resolution happens here, in one place: locals, then constants, options, variables,
-zones, enums and their members, built-in names. Problems become diagnostics, never exceptions.
+Each expression becomes Python source that is compiled with `eval`, so evaluating it costs one
+call, not one per tree node. Name resolution happens here, in one place: locals, constants,
+options, variables, zones, enums and their members, built-in names. Problems become
+diagnostics, never exceptions.
 """
 
 from __future__ import annotations
 
 import difflib
-import operator
 from typing import Any, Callable
 
 import attrs
@@ -20,11 +21,8 @@ from boardkit.source import Span
 
 Expr = Callable[[Any, dict], Any]
 
-_BINARY: dict[str, Callable[[Any, Any], Any]] = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod,
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
-    ">=": operator.ge, "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
-}
+_OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
+        ">": ">", ">=": ">=", "in": "in", "not in": "not in"}
 
 
 def attribute(value: Any, name: str) -> Any:
@@ -60,24 +58,74 @@ class Symbols:
         return [*self.enums, *self.members, *self.zones, *self.vars, *self.consts, *self.options, *STATE_NAMES]
 
 
+_NONE = "None"
+
+
 class ExprCompiler:
-    """Turns AST expressions into closures, recording diagnostics as it goes."""
+    """Turns AST expressions into compiled Python functions, recording diagnostics as it goes.
+
+    `scope` is the set of procedure locals (read from the locals dict `L`); `bound` maps names
+    bound inside an expression (comprehension variables, `it`, function parameters) to Python
+    identifiers.
+    """
 
     def __init__(self, symbols: Symbols, diagnostics: list[Diagnostic]) -> None:
         self.sym = symbols
         self.diags = diagnostics
-        self._funcs: dict[str, Expr] = {}
         self.used: set[str] = set()
+        self.ns: dict[str, Any] = {"_attr": attribute, "Piece": Piece}
+        for name, (fn, *_rest) in BUILTINS.items():
+            self.ns[f"_b_{name}"] = fn
+        self._counter = 0
+        self._funcs_done: set[str] = set()
 
     def error(self, span: Span, msg: str) -> None:
         self.diags.append(Diagnostic(span, msg))
 
-    # Zones and variables addressed by name and index.
+    def _const(self, value: Any) -> str:
+        self._counter += 1
+        name = f"_k{self._counter}"
+        self.ns[name] = value
+        return name
+
+    def _fresh(self, base: str) -> str:
+        self._counter += 1
+        return f"_{base}{self._counter}"
+
+    def _make(self, src: str) -> Expr:
+        return eval(f"lambda s, L: {src}", self.ns)  # noqa: S307 - source generated from checked AST
+
+    # Public entry points.
+    def compile(self, node: Any, scope: set[str]) -> Expr:
+        return self._make(self.gen(node, scope, {}))
+
+    def compile_label(self, node: Any) -> Expr:
+        """Compiles a component label, where `it` and `.attr` name the piece (passed as L['it'])."""
+        return self._make(self.gen(node, set(), {"it": "L['it']"}))
+
     def zone_key(self, node: Any, scope: set[str]) -> Expr | None:
-        """Compiles a reference to one zone (not its contents) to a closure giving its slot."""
-        if isinstance(node, ast.Name) and node.name in self.sym.zones:
+        """Compiles a reference to one zone (not its contents) to a function giving its slot."""
+        src = self._zone_slot(node, scope, {})
+        return self._make(src) if src is not None else None
+
+    def var_key(self, name: str, args: tuple, span: Span, scope: set[str]) -> Expr | None:
+        src = self._var_key(name, args, span, scope, {})
+        return self._make(src) if src is not None else None
+
+    def compile_funcs(self) -> None:
+        """Compiles every user function into the shared namespace; calls resolve by name."""
+        for name, decl in self.sym.funcs.items():
+            params = {p: f"_p_{p}" for p in decl.params}
+            body = self.gen(decl.body, set(), params)
+            args = "".join(f", {p}" for p in params.values())
+            exec(f"def _f_{name}(s{args}):\n    return {body}\n", self.ns)  # noqa: S102
+
+    # Zones and variables.
+    def _zone_slot(self, node: Any, scope: set[str], bound: dict[str, str]) -> str | None:
+        if isinstance(node, ast.Name) and node.name in self.sym.zones and node.name not in bound:
             name, args = node.name, ()
-        elif isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.name in self.sym.zones:
+        elif (isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.name in self.sym.zones
+              and node.obj.name not in bound):
             name, args = node.obj.name, node.args
         else:
             self.error(node.span, "expected a zone, such as 'deck' or 'hand[p]'")
@@ -88,242 +136,157 @@ class ExprCompiler:
             self.error(node.span, f"zone {name!r} takes {len(dims)} index(es) ({', '.join(dims) or 'none'}), got {len(args)}")
             return None
         if not dims:
-            return lambda s, L: s.zslot[name]
-        fns = [self.compile(a, scope) for a in args]
-        if len(fns) == 1:
-            f0 = fns[0]
-            return lambda s, L: s.zslot[(name, f0(s, L))]
-        return lambda s, L: s.zslot[(name, *(f(s, L) for f in fns))]
+            return f"s.zslot[{name!r}]"
+        parts = ", ".join(self.gen(a, scope, bound) for a in args)
+        return f"s.zslot[({name!r}, {parts})]"
 
-    def var_key(self, name: str, args: tuple, span: Span, scope: set[str]) -> Expr | None:
+    def _var_key(self, name: str, args: tuple, span: Span, scope: set[str], bound: dict[str, str]) -> str | None:
         dims = self.sym.vars[name]
         self.used.add(name)
         if len(args) != len(dims):
             self.error(span, f"variable {name!r} takes {len(dims)} index(es), got {len(args)}")
             return None
         if not dims:
-            return lambda s, L: name
-        fns = [self.compile(a, scope) for a in args]
-        return lambda s, L: (name, *(f(s, L) for f in fns))
+            return repr(name)
+        parts = ", ".join(self.gen(a, scope, bound) for a in args)
+        return f"({name!r}, {parts})"
 
-    # Expressions.
-    def compile(self, node: Any, scope: set[str]) -> Expr:
+    # Expressions to Python source.
+    def gen(self, node: Any, scope: set[str], bound: dict[str, str]) -> str:
         method = getattr(self, "_" + type(node).__name__, None)
         if method is None:
             self.error(node.span, "not an expression")
-            return lambda s, L: None
-        return method(node, scope)
+            return _NONE
+        return method(node, scope, bound)
 
-    def _Num(self, node: ast.Num, scope: set[str]) -> Expr:
-        v = node.value
-        return lambda s, L: v
+    def _Num(self, node: Any, scope: set[str], bound: dict[str, str]) -> str:
+        return repr(node.value)
 
     _Str = _Bool = _Num
 
-    def _Name(self, node: ast.Name, scope: set[str]) -> Expr:
+    def _Name(self, node: ast.Name, scope: set[str], bound: dict[str, str]) -> str:  # noqa: PLR0911
         name = node.name
         sym = self.sym
+        if name in bound:
+            return bound[name]
         if name in scope:
-            return lambda s, L: L[name]
+            return f"L[{name!r}]"
         if name in sym.consts:
-            v = sym.consts[name]
-            return lambda s, L: v
+            return self._const(sym.consts[name])
         if name in sym.options:
             self.used.add(name)
-            return lambda s, L: s.options[name]
+            return f"s.options[{name!r}]"
         if name in sym.vars:
             if sym.vars[name]:
                 self.error(node.span, f"variable {name!r} needs an index: {name}[{', '.join(sym.vars[name])}]")
             self.used.add(name)
-            return lambda s, L: s.vars[name]
+            return f"s.vars[{name!r}]"
         if name in sym.zones:
-            key = self.zone_key(node, scope)
-            if key is None:
-                return lambda s, L: []
-            return lambda s, L: s.zones[key(s, L)]
+            slot = self._zone_slot(node, scope, bound)
+            return f"s.zones[{slot}]" if slot is not None else "[]"
         if name in sym.enums:
-            members = list(sym.enums[name])
-            return lambda s, L: list(members)
-        if name == "Player" or name == "players":
-            return lambda s, L: list(s.players)
+            return f"list({self._const(tuple(sym.enums[name]))})"
+        if name in ("Player", "players"):
+            return "list(s.players)"
         if name == "player_count":
-            return lambda s, L: s.nplayers
+            return "s.nplayers"
         if name in sym.members:
-            return lambda s, L: name
-        self.error(node.span, f"unknown name {name!r}{suggest(name, [*scope, *sym.all_names()])}")
-        return lambda s, L: None
+            return repr(name)
+        self.error(node.span, f"unknown name {name!r}{suggest(name, [*scope, *bound, *sym.all_names()])}")
+        return _NONE
 
-    def _It(self, node: ast.It, scope: set[str]) -> Expr:
-        if "it" not in scope:
+    def _It(self, node: ast.It, scope: set[str], bound: dict[str, str]) -> str:
+        if "it" not in bound:
             self.error(node.span, "'it' is only defined inside 'where'")
-        return lambda s, L: L["it"]
+            return _NONE
+        return bound["it"]
 
     def _check_attr(self, name: str, span: Span) -> None:
         if name not in self.sym.attributes:
             self.error(span, f"no component has an attribute {name!r}{suggest(name, self.sym.attributes)}")
 
-    def _ItAttr(self, node: ast.ItAttr, scope: set[str]) -> Expr:
-        if "it" not in scope:
+    def _ItAttr(self, node: ast.ItAttr, scope: set[str], bound: dict[str, str]) -> str:
+        self._check_attr(node.attr, node.span)
+        if "it" not in bound:
             self.error(node.span, f"'.{node.attr}' is only defined inside 'where' or a component label")
-        self._check_attr(node.attr, node.span)
-        name = node.attr
-        return lambda s, L: L["it"].attrs[name]
+            return _NONE
+        return f"{bound['it']}.attrs[{node.attr!r}]"
 
-    def _Attr(self, node: ast.Attr, scope: set[str]) -> Expr:
+    def _Attr(self, node: ast.Attr, scope: set[str], bound: dict[str, str]) -> str:
         self._check_attr(node.attr, node.span)
-        obj = self.compile(node.obj, scope)
-        name = node.attr
-        return lambda s, L: attribute(obj(s, L), name)
+        return f"_attr({self.gen(node.obj, scope, bound)}, {node.attr!r})"
 
-    def _Index(self, node: ast.Index, scope: set[str]) -> Expr:
-        if isinstance(node.obj, ast.Name) and node.obj.name not in scope:
+    def _Index(self, node: ast.Index, scope: set[str], bound: dict[str, str]) -> str:
+        if isinstance(node.obj, ast.Name) and node.obj.name not in scope and node.obj.name not in bound:
             name = node.obj.name
             if name in self.sym.zones:
-                key = self.zone_key(node, scope)
-                if key is None:
-                    return lambda s, L: []
-                return lambda s, L: s.zones[key(s, L)]
+                slot = self._zone_slot(node, scope, bound)
+                return f"s.zones[{slot}]" if slot is not None else "[]"
             if name in self.sym.vars:
-                key = self.var_key(name, node.args, node.span, scope)
-                if key is None:
-                    return lambda s, L: None
-                return lambda s, L: s.vars[key(s, L)]
+                key = self._var_key(name, node.args, node.span, scope, bound)
+                return f"s.vars[{key}]" if key is not None else _NONE
         self.error(node.span, "only zones and variables can be indexed; use first(), last() or position() on lists")
-        return lambda s, L: None
+        return _NONE
 
-    def _Call(self, node: ast.Call, scope: set[str]) -> Expr:
+    def _Call(self, node: ast.Call, scope: set[str], bound: dict[str, str]) -> str:
         name = node.func
-        args = [self.compile(a, scope) for a in node.args]
+        args = [self.gen(a, scope, bound) for a in node.args]
         if name in self.sym.funcs:
-            return self._call_func(node, args)
+            decl = self.sym.funcs[name]
+            self.used.add(name)
+            if len(args) != len(decl.params):
+                self.error(node.span, f"{name}() takes {len(decl.params)} argument(s), got {len(args)}")
+                return _NONE
+            return f"_f_{name}(s{''.join(', ' + a for a in args)})"
         if name not in BUILTINS:
             if name in self.sym.procs:
                 self.error(node.span, f"{name!r} is a procedure; call it as a statement, not in an expression")
             else:
                 self.error(node.span, f"unknown function {name!r}{suggest(name, [*BUILTINS, *self.sym.funcs])}")
-            return lambda s, L: None
-        fn, low, high, needs_state = BUILTINS[name]
+            return _NONE
+        _fn, low, high, needs_state = BUILTINS[name]
         if not low <= len(args) <= high:
             want = str(low) if low == high else f"{low} to {high}"
             self.error(node.span, f"{name}() takes {want} argument(s), got {len(args)}")
-            return lambda s, L: None
+            return _NONE
         if needs_state:
-            return lambda s, L: fn(s, *(a(s, L) for a in args))
-        if len(args) == 1:
-            a0 = args[0]
-            return lambda s, L: fn(a0(s, L))
-        if len(args) == 2:
-            a0, a1 = args
-            return lambda s, L: fn(a0(s, L), a1(s, L))
-        return lambda s, L: fn(*(a(s, L) for a in args))
+            args = ["s", *args]
+        return f"_b_{name}({', '.join(args)})"
 
-    def _call_func(self, node: ast.Call, args: list[Expr]) -> Expr:
-        decl = self.sym.funcs[node.func]
-        self.used.add(node.func)
-        if len(args) != len(decl.params):
-            self.error(node.span, f"{node.func}() takes {len(decl.params)} argument(s), got {len(args)}")
-            return lambda s, L: None
-        params = decl.params
-        funcs = self._funcs
-        fname = node.func
-        return lambda s, L: funcs[fname](s, dict(zip(params, [a(s, L) for a in args])))
+    def _Unary(self, node: ast.Unary, scope: set[str], bound: dict[str, str]) -> str:
+        inner = self.gen(node.operand, scope, bound)
+        return f"(not {inner})" if node.op == "not" else f"(-{inner})"
 
-    def compile_funcs(self) -> None:
-        """Compiles every user function; calls resolve through a table, so recursion works."""
-        for name, decl in self.sym.funcs.items():
-            self._funcs[name] = self.compile(decl.body, set(decl.params))
+    def _Binary(self, node: ast.Binary, scope: set[str], bound: dict[str, str]) -> str:
+        left = self.gen(node.left, scope, bound)
+        right = self.gen(node.right, scope, bound)
+        return f"({left} {_OPS[node.op]} {right})"
 
-    def _Unary(self, node: ast.Unary, scope: set[str]) -> Expr:
-        f = self.compile(node.operand, scope)
-        if node.op == "not":
-            return lambda s, L: not f(s, L)
-        return lambda s, L: -f(s, L)
+    def _BoolOp(self, node: ast.BoolOp, scope: set[str], bound: dict[str, str]) -> str:
+        return "(" + f" {node.op} ".join(self.gen(v, scope, bound) for v in node.values) + ")"
 
-    def _Binary(self, node: ast.Binary, scope: set[str]) -> Expr:
-        left = self.compile(node.left, scope)
-        right = self.compile(node.right, scope)
-        op = _BINARY[node.op]
-        if node.op == "in":
-            return lambda s, L: left(s, L) in right(s, L)
-        if node.op == "not in":
-            return lambda s, L: left(s, L) not in right(s, L)
-        if node.op == "==":
-            return lambda s, L: left(s, L) == right(s, L)
-        return lambda s, L: op(left(s, L), right(s, L))
+    def _Ternary(self, node: ast.Ternary, scope: set[str], bound: dict[str, str]) -> str:
+        c, t, o = (self.gen(x, scope, bound) for x in (node.cond, node.then, node.other))
+        return f"({t} if {c} else {o})"
 
-    def _BoolOp(self, node: ast.BoolOp, scope: set[str]) -> Expr:
-        fs = [self.compile(v, scope) for v in node.values]
-        if node.op == "and":
-            if len(fs) == 2:
-                a, b = fs
-                return lambda s, L: a(s, L) and b(s, L)
-            return lambda s, L: all(f(s, L) for f in fs)
-        if len(fs) == 2:
-            a, b = fs
-            return lambda s, L: a(s, L) or b(s, L)
-        return lambda s, L: any(f(s, L) for f in fs)
+    def _ListLit(self, node: ast.ListLit, scope: set[str], bound: dict[str, str]) -> str:
+        return "[" + ", ".join(self.gen(x, scope, bound) for x in node.items) + "]"
 
-    def _Ternary(self, node: ast.Ternary, scope: set[str]) -> Expr:
-        c, t, o = (self.compile(x, scope) for x in (node.cond, node.then, node.other))
-        return lambda s, L: t(s, L) if c(s, L) else o(s, L)
+    def _Where(self, node: ast.Where, scope: set[str], bound: dict[str, str]) -> str:
+        coll = self.gen(node.coll, scope, bound)
+        var = self._fresh("it")
+        cond = self.gen(node.cond, scope, {**bound, "it": var})
+        return f"[{var} for {var} in {coll} if {cond}]"
 
-    def _ListLit(self, node: ast.ListLit, scope: set[str]) -> Expr:
-        fs = [self.compile(x, scope) for x in node.items]
-        return lambda s, L: [f(s, L) for f in fs]
-
-    def _Where(self, node: ast.Where, scope: set[str]) -> Expr:
-        coll = self.compile(node.coll, scope)
-        cond = self.compile(node.cond, scope | {"it"})
-
-        def where(s: Any, L: dict) -> list:
-            inner = dict(L)
-            out = []
-            for x in coll(s, L):
-                inner["it"] = x
-                if cond(s, inner):
-                    out.append(x)
-            return out
-
-        return where
-
-    def _ListComp(self, node: ast.ListComp, scope: set[str]) -> Expr:
-        inner_scope = set(scope)
-        loops = []
+    def _ListComp(self, node: ast.ListComp, scope: set[str], bound: dict[str, str]) -> str:
+        inner = dict(bound)
+        clauses = []
         for f in node.fors:
-            it = self.compile(f.iter, inner_scope)
-            inner_scope = inner_scope | {f.var}
-            cond = self.compile(f.cond, inner_scope) if f.cond is not None else None
-            loops.append((f.var, it, cond))
-        elt = self.compile(node.elt, inner_scope)
-        if len(loops) == 1:
-            var, it, cond = loops[0]
-
-            def comp1(s: Any, L: dict) -> list:
-                inner = dict(L)
-                out = []
-                for x in it(s, L):
-                    inner[var] = x
-                    if cond is None or cond(s, inner):
-                        out.append(elt(s, inner))
-                return out
-
-            return comp1
-
-        def comp(s: Any, L: dict) -> list:
-            out: list = []
-
-            def walk(i: int, env: dict) -> None:
-                if i == len(loops):
-                    out.append(elt(s, env))
-                    return
-                var, it, cond = loops[i]
-                for x in it(s, env):
-                    inner = dict(env)
-                    inner[var] = x
-                    if cond is None or cond(s, inner):
-                        walk(i + 1, inner)
-
-            walk(0, L)
-            return out
-
-        return comp
+            it = self.gen(f.iter, scope, inner)
+            var = self._fresh(f"v_{f.var}_")
+            inner = {**inner, f.var: var}
+            clause = f"for {var} in {it}"
+            if f.cond is not None:
+                clause += f" if {self.gen(f.cond, scope, inner)}"
+            clauses.append(clause)
+        return f"[{self.gen(node.elt, scope, inner)} {' '.join(clauses)}]"

@@ -20,7 +20,7 @@ class Move:
 
     label: str
     player: int
-    option: tuple = attrs.field(repr=False, eq=False)
+    option: Any = attrs.field(repr=False, eq=False)
 
     def __str__(self) -> str:
         return self.label

@@ -137,52 +137,51 @@ class Interpreter:
         return player
 
     def raw_options(self, s: State) -> tuple[list[Any], list[Any]]:
-        """Options of the pending decision before look-ahead: (plain ones, fallback ones)."""
+        """Options of the pending decision before look-ahead: (plain ones, fallback ones).
+
+        An option is a value for `choose x from`, a branch index for `choose { }`, or SKIP.
+        """
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
         info, L = ins[1], frame[2]
         if ins[0] == BRANCH:
             plain, fallback = [], []
-            for i, name in enumerate(info.names):
-                when = info.whens[i]
+            for i, when in enumerate(info.whens):
                 if when is None or when(s, L):
-                    (fallback if info.otherwise[i] else plain).append(("branch", i))
+                    (fallback if info.otherwise[i] else plain).append(i)
             return plain, fallback
-        values: list[Any] = []
-        seen: set[Any] = set()
-        for v in info.domain(s, L):
-            # Interchangeable pieces (same type and attributes) make one option.
-            key = (v.type, tuple(v.attrs.items())) if isinstance(v, Piece) else (repr(v) if isinstance(v, list) else v)
-            if key not in seen:
-                seen.add(key)
-                values.append(("value", v))
-        fallback = [("skip", None)] if info.optional is not None else []
-        return values, fallback
+        values = info.domain(s, L)
+        fallback = [SKIP] if info.optional is not None else []
+        if values and isinstance(values[0], (Piece, list)):
+            return _distinct_options(values), fallback
+        return list(dict.fromkeys(values)), fallback
 
-    def option_label(self, s: State, option: tuple) -> str:
+    def option_label(self, s: State, option: Any) -> str:
         frame = s.frames[-1]
-        info = self.procs[frame[0]].code[frame[1]][1]
-        kind, v = option
-        if kind == "branch":
-            return info.names[v]
-        if kind == "skip":
-            return info.optional
-        return label_of(v)
+        ins = self.procs[frame[0]].code[frame[1]]
+        if ins[0] == BRANCH:
+            return ins[1].names[option]
+        if option is SKIP:
+            return ins[1].optional
+        return label_of(option)
 
     def prompt(self, s: State) -> str:
         frame = s.frames[-1]
         return self.procs[frame[0]].code[frame[1]][1].prompt
 
-    def apply(self, s: State, option: tuple, chooser: int, label: str) -> None:
-        """Takes an option of the pending decision and moves the program counter past it."""
+    def apply(self, s: State, option: Any, chooser: int, label: str | None) -> None:
+        """Takes an option of the pending decision and moves the program counter past it.
+
+        Look-ahead passes no label: its choices are not events of the game.
+        """
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
-        kind, v = option
-        s.events.append(Chose(chooser, label, ins[1].prompt))
-        if kind == "branch":
-            frame[1] = ins[1].targets[v]
+        if label is not None:
+            s.events.append(Chose(chooser, label, ins[1].prompt))
+        if ins[0] == BRANCH:
+            frame[1] = ins[1].targets[option]
         else:
-            frame[2][ins[1].var] = v if not isinstance(v, list) else list(v)
+            frame[2][ins[1].var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)
             frame[1] += 1
 
     def needs_probe(self, s: State) -> bool:
@@ -195,21 +194,22 @@ class Interpreter:
                 return False
         return False
 
-    def legal_options(self, s: State) -> list[tuple]:
+    def legal_options(self, s: State) -> list[Any]:
         """Options of the pending decision that can be completed into a legal turn."""
         plain, fallback = self.raw_options(s)
         if not self.needs_probe(s):
             return plain or fallback
         chooser = self.chooser(s)
-        legal = [o for o in plain if self._try(s, o, chooser, 0)]
+        snap = s.snapshot()
+        legal = [o for o in plain if self._try(s, snap, o, chooser, 0)]
         if legal:
             return legal
-        return [o for o in fallback if self._try(s, o, chooser, 0)]
+        return [o for o in fallback if self._try(s, snap, o, chooser, 0)]
 
-    def _try(self, s: State, option: tuple, chooser: int, depth: int) -> bool:
-        snap = s.snapshot()
+    def _try(self, s: State, snap: tuple, option: Any, chooser: int, depth: int) -> bool:
+        """Whether the turn can be completed after `option`; leaves `s` as `snap` holds it."""
         try:
-            self.apply(s, option, chooser, "")
+            self.apply(s, option, chooser, None)
             return self._completable(s, chooser, depth)
         except DeadEnd:
             return False
@@ -222,7 +222,29 @@ class Interpreter:
         plain, fallback = self.raw_options(s)
         if not plain and not fallback:
             return False
-        if depth >= PROBE_DEPTH or self.chooser(s) != chooser or not self.needs_probe(s):
+        if depth >= PROBE_DEPTH or not self.needs_probe(s) or self.chooser(s) != chooser:
             return True
-        return any(self._try(s, o, chooser, depth + 1) for o in plain) or any(
-            self._try(s, o, chooser, depth + 1) for o in fallback)
+        snap = s.snapshot()
+        return any(self._try(s, snap, o, chooser, depth + 1) for o in plain) or any(
+            self._try(s, snap, o, chooser, depth + 1) for o in fallback)
+
+
+class _Skip:
+    """The option of not choosing, offered by `choose ... optional "label"`."""
+
+    def __repr__(self) -> str:
+        return "SKIP"
+
+
+SKIP = _Skip()
+
+
+def _distinct_options(values: list) -> list:
+    """Interchangeable pieces (same type and attributes) make one option; lists compare by value."""
+    out, seen = [], set()
+    for v in values:
+        key = (v.type, tuple(v.attrs.items())) if isinstance(v, Piece) else repr(v)
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out

@@ -68,12 +68,15 @@ class OptionDef:
 
 @attrs.frozen
 class ChooseInfo:
+    """A decision over values. `total` means the enclosing condition proves its domain non-empty."""
+
     var: str
     domain: Expr
     by: Expr | None
     optional: str | None
     prompt: str
     span: Span
+    total: bool = False
 
 
 @attrs.frozen

@@ -69,8 +69,8 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
                 raise StateError(msg)
             pool.remove(piece)
             if rest_slot is None and s.loc[piece.id] not in wanted:
-                s.zones[s.loc[piece.id]].remove(piece)
-            s.zones[slot].append(piece)
+                s.zones[s.loc[piece.id]] = [x for x in s.zones[s.loc[piece.id]] if x is not piece]
+            s.zones[slot] = [*s.zones[slot], piece]
             s.loc[piece.id] = slot
         zdef = lay.zone_defs[slot]
         if zdef.capacity is not None and len(s.zones[slot]) > zdef.capacity(s, {}):
@@ -82,7 +82,7 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
             msg = "pieces of the listed zones have nowhere to go: give a 'rest' zone"
             raise StateError(msg)
         s.rng.shuffle(leftover)
-        s.zones[rest_slot].extend(leftover)
+        s.zones[rest_slot] = s.zones[rest_slot] + leftover
         for p in leftover:
             s.loc[p.id] = rest_slot
     for name, value in (position.get("vars") or {}).items():

@@ -55,7 +55,7 @@ class SavedGame:
     zones: dict[str, list[int]]
     vars: dict[str, Any]
     frames: list[SavedFrame]
-    rng: list[Any]
+    rng_draws: int
     events: list[Event]
     over: bool
     end_reason: str | None
@@ -98,7 +98,7 @@ def dump_game(game: Game) -> str:
         zones={key_text(k): [p.id for p in s.zones[i]] for i, k in enumerate(s.layout.zone_keys)},
         vars={key_text(k): encode(v) for k, v in s.vars.items()},
         frames=[SavedFrame(f[0], f[1], {k: encode(v) for k, v in f[2].items()}) for f in s.frames],
-        rng=[s.rng.getstate()[0], list(s.rng.getstate()[1]), s.rng.getstate()[2]],
+        rng_draws=s.rng_draws,
         events=list(s.events), over=s.over, end_reason=s.end_reason, turn_player=s.turn_player,
         turn_count=s.turn_count,
     )
@@ -156,10 +156,9 @@ def load_game(rules: Ruleset, text: str) -> Game:
     s.frames = [[f.proc, f.pc, {k: decode(v, s.pieces) for k, v in f.locals.items()}] for f in doc.frames]
     if not doc.over and not s.frames:
         raise _fail("the game is not over but nothing is running")
-    try:
-        s.rng.setstate((doc.rng[0], tuple(doc.rng[1]), doc.rng[2]))
-    except (TypeError, ValueError, IndexError) as exc:
-        raise _fail(f"bad random generator state ({exc})") from None
+    if doc.rng_draws < 0:
+        raise _fail("negative random draw count")
+    s.rng_draws = doc.rng_draws
     s.events = list(doc.events)
     s.over, s.end_reason, s.turn_player, s.turn_count = doc.over, doc.end_reason, doc.turn_player, doc.turn_count
     return Game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))

@@ -39,6 +39,7 @@ class Layout:
                 self.zone_defs.append(z)
                 self.zone_owner.append(combo[owner_dim] if owner_dim is not None else None)
         self.zslot = {k: i for i, k in enumerate(self.zone_keys)}
+        self.zone_text = [key_text(k) for k in self.zone_keys]
         self.zone_by_text = {key_text(k): i for i, k in enumerate(self.zone_keys)}
         self.var_keys: list[Any] = []
         for v in game.vars.values():
@@ -62,7 +63,8 @@ class State:
         self.pieces: list[Piece] = []
         self.loc: list[int] = []
         self.vars: dict[Any, Any] = {}
-        self.rng = random.Random(seed)
+        self.seed = seed
+        self.rng_draws = 0
         self.frames: list[list[Any]] = []
         self.events: list[Event] = []
         self.over = False
@@ -70,34 +72,47 @@ class State:
         self.turn_player: int | None = None
         self.turn_count = 0
 
-    # Effects.
+    @property
+    def rng(self) -> random.Random:
+        """A generator for one random effect. Each use derives a fresh one from the seed and a
+        counter, so the whole random state is one integer: cheap to copy, save and restore."""
+        self.rng_draws += 1
+        return random.Random(f"{self.seed}:{self.rng_draws}")
+
+    # Effects. Zone lists are replaced, never changed in place: a snapshot can then share them,
+    # and a list read by a rule stays as it was when read.
     def move(self, chosen: list[Piece], dest: int, end: str | None) -> None:
         if not chosen:
             return
         zones, loc = self.zones, self.loc
-        target = zones[dest]
         by_source: dict[int, list[int]] = {}
         for p in chosen:
             src = loc[p.id]
+            ids = by_source.get(src)
+            if ids is None:
+                by_source[src] = ids = []
+                zones[src] = list(zones[src])
             zones[src].remove(p)
             loc[p.id] = dest
-            by_source.setdefault(src, []).append(p.id)
+            ids.append(p.id)
         zdef = self.layout.zone_defs[dest]
         if end == "top" or (end is None and zdef.kind == "stack"):
-            target[:0] = chosen
+            zones[dest] = target = chosen + zones[dest]
         else:
-            target.extend(chosen)
+            zones[dest] = target = zones[dest] + chosen
         if zdef.capacity is not None:
             cap = zdef.capacity(self, {})
             if len(target) > cap:
                 msg = f"zone {key_text(self.layout.zone_keys[dest])!r} would hold {len(target)} pieces, over its capacity {cap}"
                 raise RuleRuntimeError(msg, zdef.span)
-        dest_text = key_text(self.layout.zone_keys[dest])
+        text = self.layout.zone_text
         for src, ids in by_source.items():
-            self.events.append(Moved(tuple(ids), key_text(self.layout.zone_keys[src]), dest_text))
+            self.events.append(Moved(tuple(ids), text[src], text[dest]))
 
     def shuffle(self, slot: int) -> None:
-        self.rng.shuffle(self.zones[slot])
+        shuffled = list(self.zones[slot])
+        self.rng.shuffle(shuffled)
+        self.zones[slot] = shuffled
         self.events.append(Shuffled(key_text(self.layout.zone_keys[slot])))
 
     def create(self, type_name: str, attrs: dict[str, Any], count: int, slot: int) -> None:
@@ -108,7 +123,7 @@ class State:
             piece.label = str(comp.label(self, {"it": piece})) if comp.label else "-".join(str(v) for v in attrs.values())
             self.pieces.append(piece)
             self.loc.append(slot)
-            self.zones[slot].append(piece)
+            self.zones[slot] = [*self.zones[slot], piece]
             ids.append(piece.id)
         self.events.append(Created(tuple(ids), key_text(self.layout.zone_keys[slot])))
 
@@ -134,17 +149,16 @@ class State:
 
     # Copies.
     def snapshot(self) -> tuple:
-        return ([z[:] for z in self.zones], self.loc[:], dict(self.vars),
-                [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng.getstate(), len(self.events),
+        return (self.zones[:], self.loc[:], dict(self.vars),
+                [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng_draws, len(self.events),
                 self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces))
 
     def restore(self, snap: tuple) -> None:
-        (zones, loc, vars_, frames, rng, nevents, self.over, self.end_reason, self.turn_player,
+        (zones, loc, vars_, frames, self.rng_draws, nevents, self.over, self.end_reason, self.turn_player,
          self.turn_count, npieces) = snap
-        self.zones = [z[:] for z in zones]
+        self.zones = zones[:]
         self.loc = loc[:]
         self.vars = dict(vars_)
         self.frames = [[f[0], f[1], dict(f[2])] for f in frames]
-        self.rng.setstate(rng)
         del self.events[nevents:]
         del self.pieces[npieces:]
