@@ -65,6 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BoardkitError as exc:
         _error(str(exc))
         return 1
+    except BrokenPipeError:
+        # The reader went away (`| head`); stop quietly, and keep the interpreter's final
+        # flush from failing again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as exc:
         _error(f"cannot read {exc.filename!r}: {exc.strerror}" if exc.filename else str(exc))
         return 1
@@ -198,7 +203,9 @@ def load(reference: str) -> Any:
         return boardkit.load_ruleset(reference)
     if Path(reference).is_file():
         return boardkit.load_ruleset(reference)
-    if looks_like_path:
+    if Path(reference).exists():
+        msg = f"not a file: {reference!r}"
+    elif looks_like_path:
         msg = f"no such file: {reference!r}"
     else:
         names = ", ".join(bundled) or "none"
@@ -365,12 +372,14 @@ def play_at_terminal(
 ) -> int:
     """Plays ``game`` with a person at ``seat`` and random agents elsewhere; returns an exit code.
 
-    The person sees their own view before each of their decisions, the numbered moves, and
-    every agent move as it happens. End of input or ``q`` leaves the game (exit code 0).
+    The person sees every agent move as it happens and, before each of their decisions,
+    their view (again only if it changed, so a multi-step action stays short) and the
+    numbered moves. End of input or ``q`` leaves the game (exit code 0).
     """
     inp = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
     print(title, file=out)
+    shown: list[str] = []
     decisions = 0
     while not game.is_over:
         if decisions >= max_moves:
@@ -382,9 +391,11 @@ def play_at_terminal(
             return 1
         player = game.to_move
         if player == seat:
-            print(file=out)
-            for line in render_view(game.view(seat)):
-                print(line, file=out)
+            lines = render_view(game.view(seat))
+            if lines != shown:
+                print(f"\n-- turn {game.turn_count} --", file=out)
+                print("\n".join(lines), file=out)
+                shown = lines
             print(f"{game.prompt or 'your move'}:", file=out)
             for number, move in enumerate(moves, start=1):
                 print(f"  {number:>2}. {move.label}", file=out)
@@ -392,6 +403,7 @@ def play_at_terminal(
             if move is None:
                 print("\nleaving the game", file=out)
                 return 0
+            print(f"you: {move.label}", file=out)
         else:
             move = agent.choice(moves)
             about = f" ({game.prompt})" if game.prompt else ""
@@ -479,6 +491,8 @@ def _describe_item(item: Any) -> str:
 
 
 def _show(value: Any) -> str:
+    if value == "":
+        return '""'
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:

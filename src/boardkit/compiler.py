@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
+import attrs
+
 from boardkit import ast
 from boardkit.ast_build import build
 from boardkit.errors import Diagnostic, RuleError
@@ -18,6 +20,7 @@ from boardkit.model import (
     TURN_BEGIN, TURN_END, BranchInfo, ChooseInfo, ComponentDef, EnumDef, GameDef, OptionDef,
     ProcCode, VarDef, ZoneDef,
 )
+from boardkit.lint import lint
 from boardkit.parse import parse
 from boardkit.source import SourceFile, Span
 
@@ -515,9 +518,10 @@ def compile_source(source: SourceFile, name: str, resolve: Resolver) -> GameDef:
         items = load_items(source, resolve, sources, diags)
     except RuleError as err:
         raise RuleError(diags + err.diagnostics, {**sources, **err.sources}) from None
-    game = Compiler(items, name, diags).run() if not diags else None
-    if diags:
+    compiler = Compiler(items, name, diags)
+    game = compiler.run() if not diags else None
+    if diags or game is None:
         diags.sort(key=lambda d: (d.span.filename != source.filename, d.span.filename, d.span.line, d.span.column))
         raise RuleError(diags, sources)
-    assert game is not None
-    return game
+    warnings = lint(items, game, compiler.ex, source.filename)
+    return attrs.evolve(game, warnings=tuple(warnings), sources=sources)

@@ -22,6 +22,7 @@ from boardkit.state import State
 DECISION, TURN_DONE, OVER = range(3)
 STEP_LIMIT = 1_000_000
 PROBE_DEPTH = 64
+CALL_DEPTH = 200
 _RUNTIME_ERRORS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError, RecursionError)
 
 
@@ -83,6 +84,9 @@ class Interpreter:
                     pc += 1
                 elif op == CALL:
                     frame[1] = pc
+                    if len(s.frames) >= CALL_DEPTH:
+                        msg = f"procedure calls nested more than {CALL_DEPTH} deep: is a recursion unbounded?"
+                        raise RuleRuntimeError(msg, proc.spans[pc])
                     callee = procs[ins[1]]
                     args = [a(s, L) for a in ins[2]]
                     L = {name: list(v) if isinstance(v, list) else v for name, v in zip(callee.params, args)}

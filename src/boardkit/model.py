@@ -118,3 +118,5 @@ class GameDef:
     tiebreaks: tuple[Expr, ...]
     source_path: str | None
     source_text: str | None
+    warnings: tuple = ()
+    sources: dict = attrs.field(factory=dict, repr=False)

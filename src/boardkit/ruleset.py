@@ -66,6 +66,12 @@ class Ruleset:
         return self.definition.max_players
 
     @property
+    def warnings(self) -> list[str]:
+        """Probable mistakes found by the checker, rendered like errors (file:line:col)."""
+        d = self.definition
+        return [w.render(d.sources.get(w.span.filename)) for w in d.warnings]
+
+    @property
     def options(self) -> dict[str, Option]:
         """Declared options with their defaults and allowed values."""
         return dict(self.definition.options)

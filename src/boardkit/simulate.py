@@ -286,6 +286,7 @@ def play_random_game(
     rng = random.Random(agent_seed)
     started = time.perf_counter()
     decisions = 0
+    game = None
     try:
         game = rules.new_game(players=players, seed=game_seed, options=dict(options))
         while not game.is_over and decisions < max_moves:
@@ -310,7 +311,8 @@ def play_random_game(
     except SimulationError:
         raise
     except BoardkitError as exc:
-        msg = f"game {index} (seed {game_seed}) failed after {decisions} moves: {exc}"
+        where = "in setup" if game is None else f"on move {decisions + 1}"
+        msg = f"game {index} (seed {game_seed}) failed {where}: {exc}"
         raise SimulationError(msg, index=index, seed=game_seed) from exc
     return record
 
