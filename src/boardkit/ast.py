@@ -240,6 +240,7 @@ class Branch:
 class ChooseBranch:
     span: Span
     by: Any
+    prompt: str | None
     branches: tuple
 
 

@@ -241,12 +241,15 @@ class _Builder(Transformer):
         return ast.Branch(span=_tok_span(self.filename, c[0]), name=str(c[0]), when=guard[1],
                           otherwise=guard[0] == "otherwise", body=c[-1])
 
+    def branch_prompt(self, meta, c):
+        return ("prompt", _string(c[0]))
+
     def choose_branch_stmt(self, meta, c):
-        by = None
-        if c and isinstance(c[0], tuple):
-            by = c[0][1]
+        opts = {"by": None, "prompt": None}
+        while c and isinstance(c[0], tuple):
+            opts[c[0][0]] = c[0][1]
             c = c[1:]
-        return ast.ChooseBranch(span=self._s(meta), by=by, branches=tuple(c))
+        return ast.ChooseBranch(span=self._s(meta), branches=tuple(c), **opts)
 
     def require_stmt(self, meta, c):
         return ast.Require(span=self._s(meta), cond=c[0], message=_string(c[1]) if len(c) > 1 else None)

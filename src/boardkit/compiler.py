@@ -321,7 +321,7 @@ class Compiler:
                 ends.append(b.emit(sp, JUMP, None))
             for e in ends:
                 b.patch(e, JUMP, b.here())
-            b.patch(pc, BRANCH, BranchInfo(tuple(names), tuple(whens), tuple(targets), tuple(others), by, "choose an option", sp))
+            b.patch(pc, BRANCH, BranchInfo(tuple(names), tuple(whens), tuple(targets), tuple(others), by, st.prompt or "choose an option", sp))
         elif isinstance(st, ast.Require):
             b.emit(sp, REQUIRE, ex.compile(st.cond, scope), st.message or "requirement not met")
         elif isinstance(st, ast.EndGame):

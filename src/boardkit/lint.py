@@ -108,6 +108,8 @@ def _always_false(ex: ExprCompiler, cond: Any, state: _ConstState) -> bool:
     before = len(ex.diags)
     try:
         fn = ex.compile(cond, set())
+        if len(ex.diags) > before:  # it reads locals: not a constant
+            return False
         return not fn(state, _ConstVars())
     except Exception:  # noqa: BLE001 - anything not foldable is not constant
         return False

@@ -225,12 +225,16 @@ def simulate(
         max_moves: decisions after which an unfinished game is recorded as aborted.
         progress: called as ``progress(done, total)`` as games complete.
 
+    With ``jobs > 1`` the workers are spawned, so a script that calls this needs the usual
+    ``if __name__ == "__main__":`` guard.
+
     Returns:
         The per-game records, ordered by game index, and their summary.
 
     Raises:
         OptionError: bad player count or options (raised before any game is played).
-        SimulationError: a game raised a ``BoardkitError``; says which game.
+        SimulationError: a game raised a ``BoardkitError``; names the lowest such game,
+            whatever ``jobs`` is.
         ValueError: a count argument is out of range.
     """
     for name, value, least in (("games", games, 0), ("jobs", jobs, 1), ("max_moves", max_moves, 1)):
@@ -399,6 +403,7 @@ def _play_parallel(
     # locks of other threads (a live progress bar runs one).
     context = multiprocessing.get_context("spawn")
     records: list[GameRecord] = []
+    failures: list[SimulationError] = []
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
     try:
         pending: set[Future[list[GameRecord]]] = {
@@ -408,11 +413,26 @@ def _play_parallel(
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                records.extend(future.result())
-            if progress is not None:
+                if future.cancelled():
+                    continue
+                failure = future.exception()
+                if failure is None:
+                    records.extend(future.result())
+                elif isinstance(failure, SimulationError):
+                    failures.append(failure)
+                    # Chunks start in index order, so every chunk below this one has
+                    # started and will finish: the lowest failure found is the one a
+                    # serial run reports.
+                    for later in pending:
+                        later.cancel()
+                else:
+                    raise failure
+            if progress is not None and not failures:
                 progress(len(records), games)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
+    if failures:
+        raise min(failures, key=lambda failure: failure.index)
     return records
