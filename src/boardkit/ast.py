@@ -278,6 +278,23 @@ class Log:
     args: tuple
 
 
+@node
+class Peek:
+    """`peek PIECES by PLAYER`: that player now knows those pieces."""
+
+    span: Span
+    pieces: Any
+    player: Any
+
+
+@node
+class Reveal:
+    """`reveal PIECES`: every player now knows those pieces."""
+
+    span: Span
+    pieces: Any
+
+
 # Declarations.
 @node
 class GameDecl:

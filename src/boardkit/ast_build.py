@@ -272,6 +272,12 @@ class _Builder(Transformer):
     def log_stmt(self, meta, c):
         return ast.Log(span=self._s(meta), message=_string(c[0]), args=tuple(c[1:]))
 
+    def peek_stmt(self, meta, c):
+        return ast.Peek(span=self._s(meta), pieces=c[0], player=c[1])
+
+    def reveal_stmt(self, meta, c):
+        return ast.Reveal(span=self._s(meta), pieces=c[0])
+
     # Expressions.
     def args(self, meta, c):
         return tuple(c)

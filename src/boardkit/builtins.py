@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from boardkit.listops import LIST_BUILTINS
 from boardkit.pieces import Piece
 
 
@@ -100,6 +101,8 @@ BUILTINS: dict[str, tuple[Callable[..., Any], int, int, bool]] = {
     "next": (_next, 1, 2, True),
     "random": (_random, 1, 1, True),
 }
+# Lists and tracks (path, nth, remove, subsets): docs/reference/tracks.md.
+BUILTINS.update(LIST_BUILTINS)
 
 # Names that read the state without arguments.
 STATE_NAMES = ("players", "player_count")

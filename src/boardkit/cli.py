@@ -31,6 +31,7 @@ PROGRESS_THRESHOLD = 20
 """Runs with fewer games finish too fast for a progress bar to help."""
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
+"""Words that leave ``play`` unless a legal move has that label."""
 
 
 class CommandError(Exception):
@@ -52,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         # argparse exits on --help and on bad usage; main returns codes instead.
+        if exc.code is None:
+            return 0
         return exc.code if isinstance(exc.code, int) else 2
     try:
         return args.handler(args)
@@ -66,9 +69,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(str(exc))
         return 1
     except BrokenPipeError:
-        # The reader went away (`| head`); stop quietly, and keep the interpreter's final
-        # flush from failing again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # The reader went away (`| head`): stop quietly, and keep the interpreter's final
+        # flush of stdout from failing again.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
         return 1
     except OSError as exc:
         _error(f"cannot read {exc.filename!r}: {exc.strerror}" if exc.filename else str(exc))
@@ -337,8 +343,9 @@ def _print_result(rules: Any, result: SimulationResult) -> None:
     console.print(seats)
 
     reasons = Table(title="end reasons", title_justify="left")
-    for column, justify in (("reason", "left"), ("games", "right"), ("share", "right")):
-        reasons.add_column(column, justify=justify)  # type: ignore[arg-type]
+    reasons.add_column("reason")
+    reasons.add_column("games", justify="right")
+    reasons.add_column("share", justify="right")
     for reason, count in summary.end_reasons.items():
         reasons.add_row(reason, str(count), f"{count / summary.games:.1%}")
     console.print(reasons)
@@ -455,7 +462,9 @@ def render_view(view: Mapping[str, Any]) -> list[str]:
         if entries:
             lines.append(f"{heading}:")
             width = max(len(str(name)) for name in entries)
-            lines.extend(f"  {name!s:<{width}}  {_describe(value)}" for name, value in entries.items())
+            lines.extend(
+                f"  {name!s:<{width}}  {_describe(value)}" for name, value in entries.items()
+            )
     return lines
 
 

@@ -136,10 +136,12 @@ class Compiler:
                     self.error(item.span, f"bad player range {low}..{high}")
             elif isinstance(item, ast.EnumDecl):
                 members = tuple(m for m, _ in item.members)
-                for m, span in item.members:
-                    if m in sym.members:
-                        self.error(span, f"{m!r} is already a member of enum {sym.members[m]!r}")
-                    sym.members[m] = item.name
+                # A member may belong to several enums (the chakra colours among all colours):
+                # it is one value, a string, wherever it is listed. Twice in one enum is an error.
+                for i, (m, span) in enumerate(item.members):
+                    if m in members[:i]:
+                        self.error(span, f"{m!r} is listed twice in enum {item.name!r}")
+                    sym.members.setdefault(m, item.name)
                 sym.enums[item.name] = members
                 enums[item.name] = EnumDef(item.name, members)
             elif isinstance(item, ast.ComponentDecl):
@@ -346,6 +348,12 @@ class Compiler:
             args = [ex.compile(a, scope) for a in st.args]
             msg = st.message
             b.emit(sp, EXEC, lambda s, L: s.log(msg, [a(s, L) for a in args]))
+        elif isinstance(st, ast.Peek):
+            pieces, who = ex.compile(st.pieces, scope), ex.compile(st.player, scope)
+            b.emit(sp, EXEC, lambda s, L: s.peek(pieces(s, L), who(s, L)))
+        elif isinstance(st, ast.Reveal):
+            pieces = ex.compile(st.pieces, scope)
+            b.emit(sp, EXEC, lambda s, L: s.reveal(pieces(s, L)))
         else:
             self.error(sp, "not a statement")
 

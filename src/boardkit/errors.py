@@ -38,13 +38,21 @@ class RuleError(BoardkitError, ValueError):
         self.column = first.column
         super().__init__("\n".join(d.render(sources.get(d.span.filename)) for d in self.diagnostics))
 
+    def __reduce__(self) -> tuple:
+        # Survives pickling across processes (simulate --jobs) with its diagnostics intact.
+        return (RuleError, (self.diagnostics, self.sources))
+
 
 class RuleRuntimeError(BoardkitError):
     """A ruleset misbehaved while running (a loop that never decides, a bad value)."""
 
     def __init__(self, message: str, span: Span | None = None) -> None:
         self.span = span
+        self.message = message
         super().__init__(f"{span}: {message}" if span is not None else message)
+
+    def __reduce__(self) -> tuple:
+        return (RuleRuntimeError, (self.message, self.span))
 
 
 class IllegalMove(BoardkitError, ValueError):

@@ -65,5 +65,20 @@ class Logged:
     message: str
 
 
-Event = Union[Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged]
-EVENT_TYPES = (Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged)
+@event
+class Peeked:
+    """A player now knows these hidden pieces (by id)."""
+
+    pieces: tuple[int, ...]
+    player: int
+
+
+@event
+class Revealed:
+    """Every player now knows these pieces (by id)."""
+
+    pieces: tuple[int, ...]
+
+
+Event = Union[Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged, Peeked, Revealed]
+EVENT_TYPES = (Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged, Peeked, Revealed)

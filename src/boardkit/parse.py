@@ -21,7 +21,7 @@ _TOKEN_NAMES = {
 def _parser() -> lark.Lark:
     return lark.Lark.open_from_package(
         "boardkit", "boardkit.lark", ("grammar",), parser="lalr", propagate_positions=True,
-        maybe_placeholders=False,
+        maybe_placeholders=False, cache=True,
     )
 
 
@@ -40,6 +40,9 @@ def _diagnostic(err: lark.exceptions.UnexpectedInput, source: SourceFile) -> Dia
         found = "end of file" if tok.type == "$END" else repr(str(tok))
         if tok.type != "$END":
             span = Span(source.filename, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+        else:
+            lines = source.text.rstrip("\n").split("\n")
+            span = Span(source.filename, len(lines), len(lines[-1]) + 1)
         return Diagnostic(span, f"unexpected {found}; expected {_expected(err.expected)}")
     if isinstance(err, lark.exceptions.UnexpectedCharacters):
         char = source.text[err.pos_in_stream] if err.pos_in_stream < len(source.text) else "?"

@@ -47,6 +47,7 @@ class Ruleset:
         self.definition = definition
         self.source_text = source_text
         self.source_path = source_path
+        self.source_filename = source_path or "<string>"
         self._interp = Interpreter(definition)
 
     @property
@@ -82,7 +83,8 @@ class Ruleset:
 
     def resolve_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            msg = f"{self.name} is for {self.min_players}-{self.max_players} players, not {players!r}"
+            counts = str(self.min_players) if self.min_players == self.max_players else f"{self.min_players}-{self.max_players}"
+            msg = f"{self.name} is for {counts} players, not {players!r}"
             raise OptionError(msg)
         chosen = {name: opt.default for name, opt in self.definition.options.items()}
         for name, value in (options or {}).items():
@@ -120,7 +122,9 @@ def parse_ruleset(text: str, filename: str = "<string>") -> Ruleset:
     """Compiles rule text; raises RuleError with every problem found."""
     name = Path(filename).stem if filename != "<string>" else "ruleset"
     definition = compile_source(SourceFile(text, filename), name, _resolve)
-    return Ruleset(definition, text, None)
+    rules = Ruleset(definition, text, None)
+    rules.source_filename = filename
+    return rules
 
 
 @functools.cache

@@ -61,6 +61,8 @@ class SavedGame:
     end_reason: str | None
     turn_player: int | None
     turn_count: int
+    known: list[list[int]] = attrs.Factory(list)
+    """Per player, the ids of the pieces that player has seen (peek, reveal)."""
 
 
 def fingerprint(rules: Ruleset) -> str:
@@ -101,6 +103,7 @@ def dump_game(game: Game) -> str:
         rng_draws=s.rng_draws,
         events=list(s.events), over=s.over, end_reason=s.end_reason, turn_player=s.turn_player,
         turn_count=s.turn_count,
+        known=[sorted(i for i, mask in s.known.items() if mask >> p & 1) for p in range(s.nplayers)],
     )
     return json.dumps(converter.unstructure(doc), separators=(",", ":"))
 
@@ -161,4 +164,11 @@ def load_game(rules: Ruleset, text: str) -> Game:
     s.rng_draws = doc.rng_draws
     s.events = list(doc.events)
     s.over, s.end_reason, s.turn_player, s.turn_count = doc.over, doc.end_reason, doc.turn_player, doc.turn_count
+    if len(doc.known) > doc.players:
+        raise _fail(f"knowledge of {len(doc.known)} players in a {doc.players}-player game")
+    for p, ids in enumerate(doc.known):
+        for i in ids:
+            if not 0 <= i < len(s.pieces):
+                raise _fail(f"player {p} knows piece {i}, which does not exist")
+            s.known[i] = s.known.get(i, 0) | (1 << p)
     return Game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))

@@ -24,22 +24,29 @@ from boardkit.errors import BoardkitError
 
 __all__ = [
     "ABORTED",
+    "AGENT_SEED_FACTOR",
     "GameRecord",
     "RulesetRef",
     "SimulationError",
     "SimulationResult",
     "Summary",
+    "play_random_game",
     "simulate",
+    "summarize",
 ]
 
 ABORTED = "aborted"
 """End reason recorded for a game stopped by the ``max_moves`` cap."""
 
 AGENT_SEED_FACTOR = 1_000_003
-"""Agent seed of game ``i`` is ``seed * AGENT_SEED_FACTOR + i``; a prime keeps runs apart."""
+"""Agent seed of game ``i`` is ``seed * AGENT_SEED_FACTOR + i``.
+
+A large factor keeps the agents of runs with nearby base seeds apart: with ``seed + i``,
+game 1 of seed 0 and game 0 of seed 1 would play the same moves.
+"""
 
 ProgressCallback = Callable[[int, int], None]
-"""Called as ``progress(done, total)`` after each finished chunk of games."""
+"""Called as ``progress(done, total)`` as games complete (in chunks when ``jobs > 1``)."""
 
 
 class SimulationError(BoardkitError):
@@ -215,6 +222,9 @@ def simulate(
 ) -> SimulationResult:
     """Plays ``games`` random games of ``rules`` and summarizes them.
 
+    With ``jobs > 1`` the workers are spawned, so a script that calls this needs the usual
+    ``if __name__ == "__main__":`` guard.
+
     Args:
         rules: a loaded ruleset.
         games: how many games to play.
@@ -224,9 +234,6 @@ def simulate(
         options: ruleset options, as for ``new_game``.
         max_moves: decisions after which an unfinished game is recorded as aborted.
         progress: called as ``progress(done, total)`` as games complete.
-
-    With ``jobs > 1`` the workers are spawned, so a script that calls this needs the usual
-    ``if __name__ == "__main__":`` guard.
 
     Returns:
         The per-game records, ordered by game index, and their summary.
@@ -246,18 +253,16 @@ def simulate(
     rules.new_game(players=players, seed=seed, options=options)
 
     started = time.perf_counter()
-    play = functools.partial(
-        _play_chunk, players=players, seed=seed, options=options, max_moves=max_moves
-    )
+    settings = {"players": players, "seed": seed, "options": options, "max_moves": max_moves}
     jobs = min(jobs, max(games, 1))
     records: list[GameRecord] = []
     if jobs == 1:
         for index in range(games):
-            records.extend(play(rules, [index]))
+            records.extend(_play_chunk(rules, [index], **settings))
             if progress is not None:
                 progress(len(records), games)
     else:
-        records = _play_parallel(RulesetRef.of(rules), games, jobs, play, progress)
+        records = _play_parallel(RulesetRef.of(rules), games, jobs, settings, progress)
     records.sort(key=lambda record: record.index)
     return SimulationResult(
         ruleset=rules.name,
@@ -396,7 +401,7 @@ def _play_parallel(
     ref: RulesetRef,
     games: int,
     jobs: int,
-    play: functools.partial[list[GameRecord]],
+    settings: dict[str, Any],
     progress: ProgressCallback | None,
 ) -> list[GameRecord]:
     # "spawn" behaves the same on every platform and never forks a process that holds
@@ -407,7 +412,7 @@ def _play_parallel(
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
     try:
         pending: set[Future[list[GameRecord]]] = {
-            pool.submit(_play_chunk_in_worker, ref, chunk, **play.keywords)
+            pool.submit(_play_chunk_in_worker, ref, chunk, **settings)
             for chunk in _chunks(games, jobs)
         }
         while pending:

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from boardkit.errors import RuleRuntimeError
-from boardkit.events import Created, Event, GameEnded, Logged, Moved, Shuffled, VarSet
+from boardkit.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
 from boardkit.model import GameDef
 from boardkit.pieces import Piece
 
@@ -71,6 +71,9 @@ class State:
         self.end_reason: str | None = None
         self.turn_player: int | None = None
         self.turn_count = 0
+        # Knowledge of hidden pieces: piece id -> bit mask of the players who have seen it.
+        # Replaced, never changed in place, so that snapshots share it (docs/reference/knowledge.md).
+        self.known: dict[int, int] = {}
 
     @property
     def rng(self) -> random.Random:
@@ -96,6 +99,9 @@ class State:
             loc[p.id] = dest
             ids.append(p.id)
         zdef = self.layout.zone_defs[dest]
+        if self.known and zdef.visibility == "public":
+            # Everyone sees pieces in a public zone; what was known of them is moot from here.
+            self.known = {i: m for i, m in self.known.items() if loc[i] != dest}
         if end == "top" or (end is None and zdef.kind == "stack"):
             zones[dest] = target = chosen + zones[dest]
         else:
@@ -141,6 +147,28 @@ class State:
         text = " ".join([message, *(str(a) for a in args)])
         self.events.append(Logged(text))
 
+    def peek(self, pieces: Any, player: Any) -> None:
+        """Lets `player` know `pieces` (one piece or a list) while they stay out of public zones."""
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.nplayers:
+            msg = f"peek needs a player (0..{self.nplayers - 1}), not {player!r}"
+            raise ValueError(msg)
+        chosen = _pieces(pieces, "peek")
+        known = dict(self.known)
+        for p in chosen:
+            known[p.id] = known.get(p.id, 0) | (1 << player)
+        self.known = known
+        self.events.append(Peeked(tuple(p.id for p in chosen), player))
+
+    def reveal(self, pieces: Any) -> None:
+        """Lets every player know `pieces` (one piece or a list)."""
+        chosen = _pieces(pieces, "reveal")
+        everyone = (1 << self.nplayers) - 1
+        self.known = {**self.known, **{p.id: everyone for p in chosen}}
+        self.events.append(Revealed(tuple(p.id for p in chosen)))
+
+    def knows(self, player: int, piece: Piece) -> bool:
+        return bool(self.known.get(piece.id, 0) >> player & 1)
+
     def end_game(self, reason: str) -> None:
         self.over = True
         self.end_reason = reason
@@ -151,14 +179,23 @@ class State:
     def snapshot(self) -> tuple:
         return (self.zones[:], self.loc[:], dict(self.vars),
                 [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng_draws, len(self.events),
-                self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces))
+                self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known)
 
     def restore(self, snap: tuple) -> None:
         (zones, loc, vars_, frames, self.rng_draws, nevents, self.over, self.end_reason, self.turn_player,
-         self.turn_count, npieces) = snap
+         self.turn_count, npieces, self.known) = snap
         self.zones = zones[:]
         self.loc = loc[:]
         self.vars = dict(vars_)
         self.frames = [[f[0], f[1], dict(f[2])] for f in frames]
         del self.events[nevents:]
         del self.pieces[npieces:]
+
+
+def _pieces(value: Any, what: str) -> list[Piece]:
+    """One piece or a list of pieces, as `peek` and `reveal` accept them."""
+    chosen = [value] if isinstance(value, Piece) else value
+    if not isinstance(chosen, list) or not all(isinstance(p, Piece) for p in chosen):
+        msg = f"{what} needs pieces, not {value!r:.60}"
+        raise TypeError(msg)
+    return chosen

@@ -1,0 +1,76 @@
+"""Built-ins over lists and tracks: general vocabulary merged into `builtins.BUILTINS`.
+
+A *track* is any list whose order is a route: an enum such as `Level`, or a list constant.
+`path` walks it, stepping over spaces a rule says to skip; the rules then check what the
+walk crosses and where it ends. Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable
+
+
+def _path(track: list, start: Any, steps: int, skip: list) -> list:
+    """Returns the next `abs(steps)` spaces of `track` after `start`, not counting those in `skip`.
+
+    Positive steps walk towards the end of the track, negative ones towards its start. The
+    result is shorter than `abs(steps)` when the track ends first, and empty for 0 steps.
+
+    >>> _path(["a", "b", "c", "d", "e"], "a", 2, ["b"])
+    ['c', 'd']
+    >>> _path(["a", "b", "c"], "c", -5, [])
+    ['b', 'a']
+    """
+    i = list(track).index(start)
+    d = 1 if steps > 0 else -1
+    out: list = []
+    j = i + d
+    while len(out) < abs(steps) and 0 <= j < len(track):
+        if track[j] not in skip:
+            out.append(track[j])
+        j += d
+    return out
+
+
+def _nth(xs: list, i: int) -> Any:
+    """The i-th item of xs, counting from 1 as `position` does.
+
+    >>> _nth(["a", "b"], 2)
+    'b'
+    """
+    if not 1 <= i <= len(xs):
+        msg = f"nth(): position {i} is outside a list of {len(xs)}"
+        raise IndexError(msg)
+    return xs[i - 1]
+
+
+def _remove(xs: list, x: Any) -> list:
+    """A copy of xs without its first occurrence of x (an error if x is absent).
+
+    >>> _remove([[1], [1], [2]], [1])
+    [[1], [2]]
+    """
+    out = list(xs)
+    out.remove(x)
+    return out
+
+
+def _subsets(xs: list, low: int, high: int) -> list[list]:
+    """Every sub-list of xs, order kept, with low to high items, smallest first.
+
+    >>> _subsets(["a", "b", "c"], 2, 3)
+    [['a', 'b'], ['a', 'c'], ['b', 'c'], ['a', 'b', 'c']]
+    """
+    out: list[list] = []
+    for n in range(max(low, 0), min(high, len(xs)) + 1):
+        out.extend(list(c) for c in itertools.combinations(xs, n))
+    return out
+
+
+LIST_BUILTINS: dict[str, tuple[Callable[..., Any], int, int, bool]] = {
+    "path": (_path, 4, 4, False),
+    "nth": (_nth, 2, 2, False),
+    "remove": (_remove, 2, 2, False),
+    "subsets": (_subsets, 3, 3, False),
+}
