@@ -31,6 +31,13 @@ class Bool:
 
 
 @node
+class NoneLit:
+    """`none`: no value, e.g. what `choose ... optional` binds when the player declines."""
+
+    span: Span
+
+
+@node
 class Name:
     span: Span
     name: str

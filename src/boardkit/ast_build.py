@@ -347,6 +347,9 @@ class _Builder(Transformer):
     def false(self, meta, c):
         return ast.Bool(span=self._s(meta), value=False)
 
+    def none(self, meta, c):
+        return ast.NoneLit(span=self._s(meta))
+
     def name(self, meta, c):
         return ast.Name(span=_tok_span(self.filename, c[0]), name=str(c[0]))
 

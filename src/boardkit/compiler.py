@@ -101,6 +101,7 @@ class Compiler:
         self.diags = diags
         self.sym = Symbols()
         self.ex = ExprCompiler(self.sym, diags)
+        self.capacity_zones: set[str] = set()
 
     def error(self, span: Span, msg: str) -> None:
         self.diags.append(Diagnostic(span, msg))
@@ -136,7 +137,7 @@ class Compiler:
                     self.error(item.span, f"bad player range {low}..{high}")
             elif isinstance(item, ast.EnumDecl):
                 members = tuple(m for m, _ in item.members)
-                # A member may belong to several enums (the chakra colours among all colours):
+                # A member may belong to several enums (a subset of colours beside all colours):
                 # it is one value, a string, wherever it is listed. Twice in one enum is an error.
                 for i, (m, span) in enumerate(item.members):
                     if m in members[:i]:
@@ -180,6 +181,7 @@ class Compiler:
         zones = {z.name: ZoneDef(z.name, tuple(d for d, _ in z.dims), z.kind, z.visibility,
                                  self.ex.compile(z.capacity, set()) if z.capacity is not None else None, z.span)
                  for z in zones_ast}
+        self.capacity_zones = {z.name for z in zones_ast if z.capacity is not None}
         vars_ = {v.name: VarDef(v.name, tuple(d for d, _ in v.dims), self.ex.compile(v.init, set()), v.span)
                  for v in vars_ast}
         self.ex.compile_funcs()
@@ -389,7 +391,10 @@ class Compiler:
                 chosen = chosen[: amount(s, L)]
             s.move(list(chosen), dest(s, L), end)
 
-        b.emit(st.span, EXEC, move)
+        # A move into a zone with a capacity may overflow it: a dead end the look-ahead must see.
+        target = st.dest.obj if isinstance(st.dest, ast.Index) else st.dest
+        limited = isinstance(target, ast.Name) and target.name in self.capacity_zones
+        b.emit(st.span, EXEC, move, limited)
 
     def _create(self, b: _ProcBuilder, st: ast.Create, scope: set[str]) -> None:
         if st.type not in {i.name for i in self.items if isinstance(i, ast.ComponentDecl)}:
@@ -466,6 +471,8 @@ def _fail_point(ins: tuple, fails: dict[str, bool]) -> bool:
     op = ins[0]
     if op == CHOOSE:
         return not ins[1].total
+    if op == EXEC:
+        return len(ins) > 2 and bool(ins[2])
     return op in (REQUIRE, BRANCH) or (op == CALL and fails.get(ins[1], False))
 
 
@@ -487,7 +494,8 @@ def _successors(ins: tuple, pc: int) -> list[int]:
 def _set_probe_flags(procs: dict[str, ProcCode]) -> None:
     """Marks, for each instruction, whether a dead end may lie after it before the turn ends.
 
-    probe[pc] is a pair: (a require, or a decision that may have no option, is reachable after pc;
+    probe[pc] is a pair: (a require, a move into a zone with a capacity, or a decision that may have
+    no option, is reachable after pc;
     the procedure's return is reachable after pc). Decisions with neither need no look-ahead.
     """
     fails = {name: any(_fail_point(i, {}) for i in p.code) for name, p in procs.items()}

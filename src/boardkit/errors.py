@@ -55,6 +55,13 @@ class RuleRuntimeError(BoardkitError):
         return (RuleRuntimeError, (self.message, self.span))
 
 
+class DeadEnd(Exception):  # noqa: N818 - not an error of the caller: a path the rules forbid
+    """A path through a turn that the rules forbid (a failed `require`, a zone over capacity).
+
+    Only the look-ahead sees it: options that lead to one are never offered.
+    """
+
+
 class IllegalMove(BoardkitError, ValueError):
     """A move that is not offered now; the game is left unchanged."""
 

@@ -164,6 +164,9 @@ class ExprCompiler:
 
     _Str = _Bool = _Num
 
+    def _NoneLit(self, node: ast.NoneLit, scope: set[str], bound: dict[str, str]) -> str:
+        return "None"
+
     def _Name(self, node: ast.Name, scope: set[str], bound: dict[str, str]) -> str:  # noqa: PLR0911
         name = node.name
         sym = self.sym

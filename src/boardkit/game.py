@@ -8,6 +8,7 @@ import attrs
 
 from boardkit.errors import IllegalMove, RuleRuntimeError, StateError
 from boardkit.interpreter import DECISION, DeadEnd, Interpreter
+from boardkit.knowledge import unseen_zone
 from boardkit.state import Layout, State, key_text
 
 if TYPE_CHECKING:
@@ -185,7 +186,7 @@ class Game:
             zdef = lay.zone_defs[i]
             pieces = s.zones[i]
             visible = zdef.visibility == "public" or (zdef.visibility == "owner" and lay.zone_owner[i] == player)
-            zones[key_text(key)] = [p.public() for p in pieces] if visible else {"count": len(pieces)}
+            zones[key_text(key)] = [p.public() for p in pieces] if visible else unseen_zone(s, pieces, player)
         view: dict[str, Any] = {
             "player": player,
             "players": self.players,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardkit.errors import RuleRuntimeError
+from boardkit.errors import DeadEnd, RuleRuntimeError
 from boardkit.events import Chose, TurnEnded, TurnStarted
 from boardkit.model import (
     BRANCH, CALL, CHOOSE, END, EXEC, ITER_INIT, ITER_NEXT, JUMP, JUMP_IF_NOT, REQUIRE, RETURN,
@@ -24,10 +24,6 @@ STEP_LIMIT = 1_000_000
 PROBE_DEPTH = 64
 CALL_DEPTH = 200
 _RUNTIME_ERRORS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError, RecursionError)
-
-
-class DeadEnd(Exception):
-    """A path through a turn that the rules forbid; only ever seen by the look-ahead."""
 
 
 def label_of(value: Any) -> str:
@@ -155,10 +151,10 @@ class Interpreter:
                     (fallback if info.otherwise[i] else plain).append(i)
             return plain, fallback
         values = info.domain(s, L)
-        fallback = [SKIP] if info.optional is not None else []
+        skip = [SKIP] if info.optional is not None else []
         if values and isinstance(values[0], (Piece, list)):
-            return _distinct_options(values), fallback
-        return list(dict.fromkeys(values)), fallback
+            return _distinct_options(values) + skip, []
+        return list(dict.fromkeys(values)) + skip, []
 
     def option_label(self, s: State, option: Any) -> str:
         frame = s.frames[-1]

@@ -10,7 +10,7 @@ import itertools
 import random
 from typing import Any
 
-from boardkit.errors import RuleRuntimeError
+from boardkit.errors import DeadEnd, RuleRuntimeError
 from boardkit.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
 from boardkit.model import GameDef
 from boardkit.pieces import Piece
@@ -102,15 +102,21 @@ class State:
         if self.known and zdef.visibility == "public":
             # Everyone sees pieces in a public zone; what was known of them is moot from here.
             self.known = {i: m for i, m in self.known.items() if loc[i] != dest}
-        if end == "top" or (end is None and zdef.kind == "stack"):
+        if zdef.kind == "bag":
+            # A bag has no order: what goes in is mixed, so drawing the first pieces is random.
+            mixed = zones[dest] + chosen
+            self.rng.shuffle(mixed)
+            zones[dest] = target = mixed
+        elif end == "top" or (end is None and zdef.kind == "stack"):
             zones[dest] = target = chosen + zones[dest]
         else:
             zones[dest] = target = zones[dest] + chosen
         if zdef.capacity is not None:
             cap = zdef.capacity(self, {})
             if len(target) > cap:
+                # A dead end, like a failed `require`: look-ahead drops the choices leading here.
                 msg = f"zone {key_text(self.layout.zone_keys[dest])!r} would hold {len(target)} pieces, over its capacity {cap}"
-                raise RuleRuntimeError(msg, zdef.span)
+                raise DeadEnd(msg)
         text = self.layout.zone_text
         for src, ids in by_source.items():
             self.events.append(Moved(tuple(ids), text[src], text[dest]))
@@ -131,6 +137,10 @@ class State:
             self.loc.append(slot)
             self.zones[slot] = [*self.zones[slot], piece]
             ids.append(piece.id)
+        if self.layout.zone_defs[slot].kind == "bag":
+            mixed = list(self.zones[slot])
+            self.rng.shuffle(mixed)
+            self.zones[slot] = mixed
         self.events.append(Created(tuple(ids), key_text(self.layout.zone_keys[slot])))
 
     def set_var(self, key: Any, value: Any, op: str) -> None:

@@ -1,0 +1,34 @@
+"""What a player knows of hidden pieces, as views show it.
+
+The rules record knowledge with `peek PIECES by PLAYER` and `reveal PIECES` (State.peek,
+State.reveal). A piece stays known while it moves between zones the player cannot see (a
+hidden zone, another player's own zone); entering a public zone ends it, since everyone then
+sees the piece. A view shows a zone the player cannot see as its size plus the pieces in it
+that the player knows. See docs/reference/knowledge.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardkit.pieces import Piece
+from boardkit.state import State
+
+
+def unseen_zone(s: State, pieces: list[Piece], player: int) -> dict[str, Any]:
+    """Returns the view of a zone `player` cannot see: `{"count": n}`, plus `"known"` if any.
+
+    >>> from types import SimpleNamespace
+    >>> s = SimpleNamespace(known={7: 0b10})
+    >>> unseen_zone(s, [Piece(7, "Token", {"value": 3}, "3")], 1)
+    {'count': 1, 'known': [{'type': 'Token', 'label': '3', 'value': 3}]}
+    >>> unseen_zone(s, [Piece(7, "Token", {"value": 3}, "3")], 0)
+    {'count': 1}
+    """
+    entry: dict[str, Any] = {"count": len(pieces)}
+    known = s.known
+    if known:
+        seen = [p.public() for p in pieces if known.get(p.id, 0) >> player & 1]
+        if seen:
+            entry["known"] = seen
+    return entry
