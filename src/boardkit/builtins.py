@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from boardkit.listops import LIST_BUILTINS
+from boardkit.ordering import ORDER_BUILTINS
 from boardkit.pieces import Piece
 
 
@@ -103,6 +104,8 @@ BUILTINS: dict[str, tuple[Callable[..., Any], int, int, bool]] = {
 }
 # Lists and tracks (path, nth, remove, subsets): docs/reference/tracks.md.
 BUILTINS.update(LIST_BUILTINS)
+# Ordering and naming values (order, text): see boardkit/ordering.py.
+BUILTINS.update(ORDER_BUILTINS)
 
 # Names that read the state without arguments.
 STATE_NAMES = ("players", "player_count")

@@ -258,7 +258,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     failed = 0
     for reference in args.files:
         try:
-            load(reference)
+            rules = load(reference)
         except RuleError as exc:
             print(exc, file=sys.stderr)
         except (CommandError, BoardkitError) as exc:
@@ -266,7 +266,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
         except OSError as exc:
             _error(f"cannot read {reference!r}: {exc.strerror}")
         else:
-            print(f"ok {reference}")
+            # Warnings point at probable mistakes but do not fail the check.
+            for warning in rules.warnings:
+                print(warning, file=sys.stderr)
+            count = len(rules.warnings)
+            print(f"ok {reference}" + (f" ({count} warning{'s' if count != 1 else ''})" if count else ""))
             continue
         failed += 1
     return 1 if failed else 0
