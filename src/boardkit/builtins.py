@@ -14,11 +14,14 @@ from boardkit.pieces import Piece
 
 
 def _distinct(xs: list) -> list:
-    seen: list = []
-    for x in xs:
-        if x not in seen:
-            seen.append(x)
-    return seen
+    try:
+        return list(dict.fromkeys(xs))
+    except TypeError:  # unhashable items, such as lists
+        seen: list = []
+        for x in xs:
+            if x not in seen:
+                seen.append(x)
+        return seen
 
 
 def _range(low: int, high: int) -> list[int]:

@@ -200,11 +200,14 @@ class Interpreter:
         if not self.needs_probe(s):
             return plain or fallback
         chooser = self.chooser(s)
-        snap = s.snapshot()
-        legal = [o for o in plain if self._try(s, snap, o, chooser, 0)]
-        if legal:
-            return legal
-        return [o for o in fallback if self._try(s, snap, o, chooser, 0)]
+        # Trials are not part of the game: their events go nowhere.
+        events, s.events = s.events, _NO_EVENTS
+        try:
+            snap = s.snapshot()
+            legal = [o for o in plain if self._try(s, snap, o, chooser, 0)]
+            return legal or [o for o in fallback if self._try(s, snap, o, chooser, 0)]
+        finally:
+            s.events = events
 
     def _try(self, s: State, snap: tuple, option: Any, chooser: int, depth: int) -> bool:
         """Whether the turn can be completed after `option`; leaves `s` as `snap` holds it."""
@@ -227,6 +230,16 @@ class Interpreter:
         snap = s.snapshot()
         return any(self._try(s, snap, o, chooser, depth + 1) for o in plain) or any(
             self._try(s, snap, o, chooser, depth + 1) for o in fallback)
+
+
+class _NoEvents(list):
+    """An event log that keeps nothing, for look-ahead trials."""
+
+    def append(self, _event: Any) -> None:
+        pass
+
+
+_NO_EVENTS = _NoEvents()
 
 
 class _Skip:
