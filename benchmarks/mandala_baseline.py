@@ -5,7 +5,8 @@ It plays the same game as ``rulesets/mandala.bk`` (the published rules as
 agent makes the same kind and number of decisions against either implementation:
 
 1. the action: ``"mountain"``, ``"field"`` or ``"discard"`` (only those that can be
-   completed into a legal turn);
+   completed into a legal turn), or ``"pass"`` when none can (two passes in a row end
+   the game; with the published actions this only happens to an empty hand);
 2. the colour (only colours that some mandala accepts for that action);
 3. the mandala, ``"m1"`` or ``"m2"`` (mountain and field actions);
 4. the number of cards, an int (field and discard actions);
@@ -60,8 +61,9 @@ class Game:
 
         self.reshuffles = 0
         self.last_mandala = False  # the deck was rebuilt: the next completed mandala ends the game
-        self.game_over_after_turn = False
+        self.ending = ""  # why the game ends at the end of this turn; empty while it goes on
         self.end_reason = None
+        self.passes = 0
         self.is_over = False
         self.decisions = 0
         self.turn_count = 0  # turns completed
@@ -85,6 +87,7 @@ class Game:
         # The destruction in progress.
         self.chooser = None
         self.destroyed = None
+        self.was_last = False
 
     # ----------------------------------------------------------------- rules helpers
 
@@ -133,6 +136,9 @@ class Game:
             actions.append("field")
         if self.hands[p]:
             actions.append("discard")
+        if not actions:
+            # A player who cannot act passes; two passes in a row end the game.
+            actions.append("pass")
         return actions
 
     # ------------------------------------------------------------------- public API
@@ -167,6 +173,13 @@ class Game:
         p = self.current_player
 
         if self.phase == ACTION:
+            if option == "pass":
+                self.passes += 1
+                if self.passes >= 2:
+                    self.ending = "two passes in a row"
+                self.end_turn()
+                return
+            self.passes = 0
             self.action = option
             self.phase = COLOUR
 
@@ -233,8 +246,7 @@ class Game:
         # The discard pile becomes the new deck once; the next completed mandala is the
         # last. Should the deck run out again, the game ends at the end of the turn.
         if self.reshuffles >= 1 or not self.discard:
-            self.game_over_after_turn = True
-            self.end_reason = self.end_reason or "deck ran out again"
+            self.ending = "the deck ran out again"
         else:
             self.deck = self.discard
             self.discard = []
@@ -253,6 +265,8 @@ class Game:
         else:
             self.chooser = other
         self.destroyed = m
+        # A reshuffle while refilling this mountain makes the *next* mandala the last one.
+        self.was_last = self.last_mandala
         self.phase = CLAIM
         if not self.mountains[m]:
             self.finish_destruction()
@@ -279,11 +293,9 @@ class Game:
             if self.deck:
                 self.mountains[m].append(self.deck.pop())
         if any(len(self.rivers[p]) == 6 for p in PLAYERS):
-            self.game_over_after_turn = True
-            self.end_reason = self.end_reason or "sixth river colour"
-        elif self.last_mandala:
-            self.game_over_after_turn = True
-            self.end_reason = self.end_reason or "final mandala"
+            self.ending = "a sixth river colour"
+        elif self.was_last:
+            self.ending = "the last mandala was destroyed"
         self.destroyed = None
         self.chooser = None
         self.end_turn()
@@ -291,7 +303,8 @@ class Game:
     def end_turn(self):
         self.turn_count += 1
         self.action = self.colour = self.mandala = None
-        if self.game_over_after_turn:
+        if self.ending:
+            self.end_reason = self.ending
             self.is_over = True
             self.phase = None
             return

@@ -487,7 +487,12 @@ def _describe_mapping(value: Mapping[str, Any]) -> str:
     items = value.get("items", value.get("contents"))
     count = value.get("count", value.get("size"))
     if items is None and count is not None:
-        return f"({count}) hidden" if count else "empty"
+        if not count:
+            return "empty"
+        # Pieces of a hidden zone that this player has seen (peek, reveal).
+        known = value.get("known")
+        seen = f", you know: {', '.join(_describe_item(item) for item in known)}" if known else ""
+        return f"({count}) hidden{seen}"
     if items is not None:
         return _describe(items)
     return ", ".join(f"{key}={_describe(item)}" for key, item in value.items()) or "empty"

@@ -175,6 +175,7 @@ class ExprCompiler:
         if name in scope:
             return f"L[{name!r}]"
         if name in sym.consts:
+            self.used.add(name)
             return self._const(sym.consts[name])
         if name in sym.options:
             self.used.add(name)

@@ -1,8 +1,10 @@
 """Starting a game from a given position, checked against the rules.
 
 A position names zone contents (pieces by label or by attributes), variable values and, with
-`rest`, the zone that takes every piece not placed. Setup runs first, so the pieces exist;
-the position then rearranges them, and play starts from the top of the `play` procedure.
+`rest`, the zone that takes every piece not placed, and, with `known`, which hidden pieces each
+player has seen: `{"known": {"0": ["tokens[3]"]}}` (player 0 knows every piece in that zone).
+Setup runs first, so the pieces exist; the position then rearranges them (what setup let
+players see is forgotten), and play starts from the top of the `play` procedure.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from boardkit.errors import StateError
 from boardkit.pieces import Piece
 from boardkit.state import State, key_text
 
-_KEYS = {"zones", "vars", "rest"}
+_KEYS = {"zones", "vars", "rest", "known"}
 
 
 def _matches(piece: Piece, want: Any) -> bool:
@@ -95,3 +97,25 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
             msg = f"variable {name!r} holds {type(old).__name__} values, not {value!r}"
             raise StateError(msg)
         s.vars[key] = value
+    _apply_knowledge(s, position.get("known") or {})
+
+
+def _apply_knowledge(s: State, known: Any) -> None:
+    """Replaces what players know by `known`: player (int or its text) -> zones whose pieces they know."""
+    if not isinstance(known, dict):
+        msg = f"a position's 'known' maps players to lists of zones, not {known!r:.60}"
+        raise StateError(msg)
+    masks: dict[int, int] = {}
+    for who, zones in known.items():
+        player = int(who) if isinstance(who, str) and who.isdigit() else who
+        if not isinstance(player, int) or not 0 <= player < s.nplayers:
+            msg = f"position's 'known' names no player of this game: {who!r}"
+            raise StateError(msg)
+        for name in zones:
+            slot = s.layout.zone_by_text.get(name)
+            if slot is None:
+                msg = f"position's 'known' names no zone of this ruleset: {name!r}"
+                raise StateError(msg)
+            for p in s.zones[slot]:
+                masks[p.id] = masks.get(p.id, 0) | (1 << player)
+    s.known = masks

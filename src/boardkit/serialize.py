@@ -23,6 +23,8 @@ FORMAT_VERSION = 1
 
 converter = cattrs.Converter(detailed_validation=True)
 configure_tagged_union(Event, converter, tag_name="type")
+# A piece inside an event (a variable set to pieces) is saved by id, as in variables.
+converter.register_unstructure_hook(Piece, lambda p: {"piece": p.id})
 
 
 @attrs.define

@@ -176,9 +176,6 @@ class State:
         self.known = {**self.known, **{p.id: everyone for p in chosen}}
         self.events.append(Revealed(tuple(p.id for p in chosen)))
 
-    def knows(self, player: int, piece: Piece) -> bool:
-        return bool(self.known.get(piece.id, 0) >> player & 1)
-
     def end_game(self, reason: str) -> None:
         self.over = True
         self.end_reason = reason

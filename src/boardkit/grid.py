@@ -1,0 +1,546 @@
+"""Grids: zones whose cells stack pieces in levels, pieces that cover several cells, and the
+geometry built-ins of the rule language. Nothing here knows a game.
+
+A *cell* is a plain string ``"x,y"`` (``x`` from 0 to ``w - 1``, ``y`` from 0 to ``h - 1``):
+hashable, JSON as it is, and readable as a move label. A grid zone's runtime data is a
+`Board`, one per grid zone slot, kept in ``State.boards``. A Board is never changed in
+place: every placement or removal builds a new one, so snapshots share Boards freely and a
+Board can cache what it computes (regions, occupied cells). See docs/reference/grid.md.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+from boardkit.events import Placed
+from boardkit.pieces import Piece
+
+
+def cell(x: int, y: int) -> str:
+    """Returns the cell at column x, row y.
+
+    >>> cell(3, 4)
+    '3,4'
+    """
+    return f"{x},{y}"
+
+
+def _xy(c: Any) -> tuple[int, int]:
+    if not isinstance(c, str) or c.count(",") != 1:
+        msg = f"expected a cell such as '3,4', not {c!r}"
+        raise ValueError(msg)
+    x, y = c.split(",")
+    return int(x), int(y)
+
+
+def cell_x(c: str) -> int:
+    """Returns the column of a cell.
+
+    >>> cell_x("3,4")
+    3
+    """
+    return _xy(c)[0]
+
+
+def cell_y(c: str) -> int:
+    """Returns the row of a cell.
+
+    >>> cell_y("3,4")
+    4
+    """
+    return _xy(c)[1]
+
+
+class Geometry:
+    """The cells of a `w` by `h` grid and how they touch. Immutable and shared."""
+
+    def __init__(self, w: int, h: int) -> None:
+        self.w, self.h = w, h
+        self.cells = [cell(x, y) for y in range(h) for x in range(w)]
+        self.index = {c: i for i, c in enumerate(self.cells)}
+        adj: dict[str, tuple[str, ...]] = {}
+        for y in range(h):
+            for x in range(w):
+                near = [(x, y - 1), (x - 1, y), (x + 1, y), (x, y + 1)]
+                adj[cell(x, y)] = tuple(cell(a, b) for a, b in near if 0 <= a < w and 0 <= b < h)
+        self.adj = adj
+        self._lines: dict[int, tuple[list[tuple[str, ...]], dict[str, list[int]]]] = {}
+
+    def lines(self, n: int) -> tuple[list[tuple[str, ...]], dict[str, list[int]]]:
+        """Every straight run of n cells, in both directions, and which runs hold each cell."""
+        if n not in self._lines:
+            runs: list[tuple[str, ...]] = []
+            directions = [(1, 0), (0, 1), (-1, 0), (0, -1)] if n > 1 else [(1, 0)]
+            for y in range(self.h):
+                for x in range(self.w):
+                    for dx, dy in directions:
+                        ex, ey = x + dx * (n - 1), y + dy * (n - 1)
+                        if 0 <= ex < self.w and 0 <= ey < self.h:
+                            runs.append(tuple(cell(x + dx * i, y + dy * i) for i in range(n)))
+            holding: dict[str, list[int]] = {c: [] for c in self.cells}
+            for i, run in enumerate(runs):
+                for c in run:
+                    holding[c].append(i)
+            self._lines[n] = (runs, holding)
+        return self._lines[n]
+
+
+@functools.lru_cache(maxsize=32)
+def geometry(w: int, h: int) -> Geometry:
+    """The (shared, immutable) geometry of a w by h grid."""
+    return Geometry(w, h)
+
+
+class Board:
+    """The pieces on one grid zone. Immutable: `placed` and `removed` return new Boards.
+
+    `stacks` maps each occupied cell to its pieces, top first; `at` maps a piece id to the
+    cells it covers (in the order it was placed, part i on cell i); `levels` gives each piece's
+    level; `shown` the value the top piece shows on each occupied cell.
+    """
+
+    __slots__ = ("_groups", "_occupied", "_rims", "at", "geo", "levels", "parts", "shown", "stacks")
+
+    def __init__(self, geo: Geometry, stacks: dict, at: dict, levels: dict, parts: dict, shown: dict) -> None:
+        self.geo = geo
+        self.stacks = stacks
+        self.at = at
+        self.levels = levels
+        self.parts = parts
+        self.shown = shown
+        self._groups: tuple[dict[str, int], list[list[str]], list[frozenset]] | None = None
+        self._occupied: list[str] | None = None
+        self._rims: dict[int, frozenset] = {}
+
+    @classmethod
+    def empty(cls, geo: Geometry) -> Board:
+        return cls(geo, {}, {}, {}, {}, {})
+
+    def level_at(self, c: str) -> int:
+        st = self.stacks.get(c)
+        return self.levels[st[0].id] if st else 0
+
+    def placed(self, piece: Piece, cells: tuple[str, ...], parts: tuple) -> tuple[Board, int]:
+        """A new Board with `piece` on `cells`, above whatever is there; and its level."""
+        stacks = dict(self.stacks)
+        shown = dict(self.shown)
+        level = 1 + max(self.level_at(c) for c in cells)
+        for c, v in zip(cells, parts):
+            stacks[c] = (piece, *stacks.get(c, ()))
+            shown[c] = v
+        board = Board(self.geo, stacks, {**self.at, piece.id: cells}, {**self.levels, piece.id: level},
+                      {**self.parts, piece.id: parts}, shown)
+        return board, level
+
+    def removed(self, piece: Piece) -> Board:
+        """A new Board without `piece`, which must lie on top of every cell it covers."""
+        cells = self.at[piece.id]
+        stacks = dict(self.stacks)
+        shown = dict(self.shown)
+        for c in cells:
+            st = stacks[c]
+            if st[0] is not piece:
+                msg = f"{piece.label!r} cannot leave the grid: {st[0].label!r} lies on it at cell {c}"
+                raise ValueError(msg)
+            if len(st) == 1:
+                del stacks[c]
+                del shown[c]
+            else:
+                stacks[c] = st[1:]
+                below = st[1]
+                shown[c] = self.parts[below.id][self.at[below.id].index(c)]
+        at, levels, parts = dict(self.at), dict(self.levels), dict(self.parts)
+        del at[piece.id], levels[piece.id], parts[piece.id]
+        return Board(self.geo, stacks, at, levels, parts, shown)
+
+    def occupied(self) -> list[str]:
+        if self._occupied is None:
+            stacks = self.stacks
+            self._occupied = [c for c in self.geo.cells if c in stacks]
+        return self._occupied
+
+    def groups(self) -> tuple[dict[str, int], list[list[str]], list[frozenset]]:
+        """The occupied cells split into connected groups showing equal values (cached)."""
+        if self._groups is None:
+            labels, groups = _group(self.geo, self.occupied(), self.shown.__getitem__)
+            self._groups = (labels, groups, [frozenset(g) for g in groups])
+        return self._groups
+
+    def rim(self, gi: int) -> frozenset:
+        """The cells next to group gi that are not in it (cached)."""
+        if gi not in self._rims:
+            _, _, sets = self.groups()
+            group = sets[gi]
+            adj = self.geo.adj
+            self._rims[gi] = frozenset(n for c in group for n in adj[c] if n not in group)
+        return self._rims[gi]
+
+
+def _group(geo: Geometry, cells: list[str], key: Callable[[str], Any]) -> tuple[dict[str, int], list[list[str]]]:
+    """Splits cells into connected groups whose neighbouring cells have equal keys.
+
+    Groups come in the order of their first cell on the grid (row by row), their cells too.
+    """
+    keys = {c: key(c) for c in cells}
+    labels: dict[str, int] = {}
+    groups: list[list[str]] = []
+    adj, index = geo.adj, geo.index
+    for c in sorted(keys, key=index.__getitem__):
+        if c in labels:
+            continue
+        gi = len(groups)
+        k = keys[c]
+        labels[c] = gi
+        todo = [c]
+        members = [c]
+        while todo:
+            x = todo.pop()
+            for n in adj[x]:
+                if n not in labels and n in keys and keys[n] == k:
+                    labels[n] = gi
+                    members.append(n)
+                    todo.append(n)
+        members.sort(key=index.__getitem__)
+        groups.append(members)
+    return labels, groups
+
+
+# Runtime data of a state.
+def new_boards(s: Any) -> dict[int, Board]:
+    """Empty Boards for every grid zone of a state, sized by the zone's `grid(w, h)`."""
+    boards: dict[int, Board] = {}
+    for slot, zdef in enumerate(s.layout.zone_defs):
+        if zdef.grid is None:
+            continue
+        w, h = (f(s, {}) for f in zdef.grid)
+        if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 1000 for v in (w, h)):
+            from boardkit.errors import RuleRuntimeError
+
+            msg = f"grid zone {zdef.name!r} must have a size of 1 to 1000 cells each way, not {w!r} x {h!r}"
+            raise RuleRuntimeError(msg, zdef.span)
+        boards[slot] = Board.empty(geometry(w, h))
+    return boards
+
+
+def _zone_name(s: Any, slot: int) -> str:
+    return s.layout.zone_text[slot]
+
+
+def _cells_arg(s: Any, slot: int, cells: Any) -> tuple[str, ...]:
+    """The cells of a placement: one cell or a list of distinct cells of the grid."""
+    cs = (cells,) if isinstance(cells, str) else tuple(cells) if isinstance(cells, list) else None
+    if not cs:
+        msg = f"a piece is placed on one cell or a list of cells, not {cells!r}"
+        raise ValueError(msg)
+    index = s.boards[slot].geo.index
+    for c in cs:
+        if c not in index:
+            raise ValueError(_off_grid(s, slot, c))
+    if len(set(cs)) != len(cs):
+        msg = f"a piece cannot cover a cell twice: {list(cs)!r}"
+        raise ValueError(msg)
+    return cs
+
+
+def _off_grid(s: Any, slot: int, c: Any) -> str:
+    geo = s.boards[slot].geo
+    return f"{c!r} is not a cell of grid {_zone_name(s, slot)!r} ({geo.w} x {geo.h}: cells '0,0' to '{geo.w - 1},{geo.h - 1}')"
+
+
+def piece_parts(s: Any, piece: Piece, n: int) -> tuple:
+    """What `piece` shows on each of the n cells it covers: its component's `parts`, or itself."""
+    comp = s.game.components[piece.type]
+    if comp.parts is None:
+        return (piece,) * n
+    parts = comp.parts(s, {"it": piece})
+    if not isinstance(parts, list):
+        msg = f"the parts of {piece.type} must be a list, not {parts!r}"
+        raise TypeError(msg)
+    return tuple(parts)
+
+
+def place(s: Any, piece: Any, slot: int, cells: Any) -> None:
+    """Puts one piece on cells of a grid zone, on top of what lies there (`place x on g at cs`)."""
+    if isinstance(piece, list) and len(piece) == 1:
+        piece = piece[0]
+    if not isinstance(piece, Piece):
+        msg = f"'place' puts one piece on a grid, not {piece!r:.60}"
+        raise TypeError(msg)
+    cs = _cells_arg(s, slot, cells)
+    parts = piece_parts(s, piece, len(cs))
+    if len(parts) != len(cs):
+        msg = f"{piece.label!r} has {len(parts)} parts, so it covers {len(parts)} cells, not {len(cs)}: {list(cs)!r}"
+        raise ValueError(msg)
+    src = s.loc[piece.id]
+    boards = dict(s.boards)
+    if src in boards:
+        boards[src] = boards[src].removed(piece)
+    boards[slot], level = boards[slot].placed(piece, cs, parts)
+    s.boards = boards
+    zones = s.zones
+    zones[src] = [p for p in zones[src] if p is not piece]
+    zones[slot] = [*zones[slot], piece]
+    s.loc[piece.id] = slot
+    if s.known and s.layout.zone_defs[slot].visibility == "public":
+        s.known = {i: m for i, m in s.known.items() if i != piece.id}
+    s.events.append(Placed(piece.id, _zone_name(s, src), _zone_name(s, slot), cs, level))
+
+
+def leave(s: Any, chosen: list[Piece], dest: int) -> None:
+    """Takes pieces that `move` carries away off their grids; `move` never puts pieces on one."""
+    boards = s.boards
+    if dest in boards:
+        msg = f"pieces go on grid zone {_zone_name(s, dest)!r} with 'place PIECE on ZONE at CELLS', not 'move'"
+        raise ValueError(msg)
+    loc = s.loc
+    changed = None
+    for p in chosen:
+        src = loc[p.id]
+        if src in boards:
+            changed = changed or dict(boards)
+            changed[src] = changed[src].removed(p)
+    if changed is not None:
+        s.boards = changed
+
+
+# Saving and loading.
+def saved_boards(s: Any) -> dict[str, list[tuple[int, list[str], int]]]:
+    """Each grid zone's placements, (piece id, cells, level), bottom level first."""
+    out = {}
+    for slot, board in s.boards.items():
+        order = sorted(board.at, key=lambda i: (board.levels[i], s.zones[slot].index(s.pieces[i])))
+        out[_zone_name(s, slot)] = [(i, list(board.at[i]), board.levels[i]) for i in order]
+    return out
+
+
+def rebuild(s: Any, slot: int, placements: list[tuple[Piece, Any]]) -> list[int]:
+    """Rebuilds a grid zone's Board by placing pieces in order; returns their levels.
+
+    Raises ValueError if a placement is impossible (a cell off the grid, wrong size).
+    """
+    board = Board.empty(s.boards[slot].geo)
+    levels = []
+    for piece, cells in placements:
+        cs = _cells_arg(s, slot, cells)
+        parts = piece_parts(s, piece, len(cs))
+        if len(parts) != len(cs):
+            msg = f"{piece.label!r} covers {len(parts)} cells, not {len(cs)}: {list(cs)!r}"
+            raise ValueError(msg)
+        board, level = board.placed(piece, cs, parts)
+        levels.append(level)
+    s.boards = {**s.boards, slot: board}
+    return levels
+
+
+def public_pieces(s: Any, slot: int) -> list[dict[str, Any]]:
+    """A grid zone's pieces for a view: attributes plus `cells` and `level`, bottom first."""
+    board = s.boards[slot]
+    order = sorted(s.zones[slot], key=lambda p: board.levels[p.id])
+    return [{**p.public(), "cells": list(board.at[p.id]), "level": board.levels[p.id]} for p in order]
+
+
+# Built-ins. Each takes the state and a grid zone slot first (see `GRID_ZONE_FIRST`).
+def _board(s: Any, slot: int) -> Board:
+    return s.boards[slot]
+
+
+def _check_cell(s: Any, slot: int, c: Any) -> str:
+    if c not in s.boards[slot].geo.index:
+        raise ValueError(_off_grid(s, slot, c))
+    return c
+
+
+def _cells(s: Any, slot: int, piece: Any = None) -> list[str]:
+    board = s.boards[slot]
+    if piece is None:
+        return list(board.geo.cells)
+    if not isinstance(piece, Piece):
+        msg = f"cells(grid, piece) needs a piece, not {piece!r:.60}"
+        raise TypeError(msg)
+    return list(board.at.get(piece.id, ()))
+
+
+def _occupied(s: Any, slot: int) -> list[str]:
+    return list(s.boards[slot].occupied())
+
+
+def _neighbours(s: Any, slot: int, c: Any) -> list[str]:
+    geo = s.boards[slot].geo
+    if isinstance(c, str):
+        try:
+            return list(geo.adj[c])
+        except KeyError:
+            raise ValueError(_off_grid(s, slot, c)) from None
+    inside = {_check_cell(s, slot, x) for x in c}
+    rim = {n for x in inside for n in geo.adj[x] if n not in inside}
+    return sorted(rim, key=geo.index.__getitem__)
+
+
+def _stack(s: Any, slot: int, c: str) -> list[Piece]:
+    board = s.boards[slot]
+    st = board.stacks.get(c)
+    if st is None:
+        _check_cell(s, slot, c)
+        return []
+    return list(st)
+
+
+def _top(s: Any, slot: int, c: str) -> Piece | None:
+    st = s.boards[slot].stacks.get(c)
+    if st is None:
+        _check_cell(s, slot, c)
+        return None
+    return st[0]
+
+
+def _level(s: Any, slot: int, x: Any) -> int | None:
+    board = s.boards[slot]
+    if isinstance(x, Piece):
+        return board.levels.get(x.id)
+    st = board.stacks.get(x)
+    if st is None:
+        _check_cell(s, slot, x)
+        return 0
+    return board.levels[st[0].id]
+
+
+def _part(s: Any, slot: int, c: str) -> Any:
+    board = s.boards[slot]
+    if c in board.shown:
+        return board.shown[c]
+    _check_cell(s, slot, c)
+    return None
+
+
+def _tops(s: Any, slot: int, cells: list) -> list[Piece]:
+    stacks = s.boards[slot].stacks
+    out: list[Piece] = []
+    for c in cells:
+        st = stacks.get(c)
+        if st is None:
+            _check_cell(s, slot, c)
+        elif st[0] not in out:
+            out.append(st[0])
+    return out
+
+
+def _regions(s: Any, slot: int, cells: Any = None, key: Any = None) -> list[list[str]]:
+    board = s.boards[slot]
+    if cells is None and key is None:
+        return [list(g) for g in board.groups()[1]]
+    chosen = board.occupied() if cells is None else list(dict.fromkeys(_check_cell(s, slot, c) for c in cells))
+    fn = key if key is not None else (lambda c: board.shown.get(c))
+    return _group(board.geo, chosen, fn)[1]
+
+
+def _region(s: Any, slot: int, start: str, cells: Any = None, key: Any = None) -> list[str]:
+    board = s.boards[slot]
+    if cells is None and key is None:
+        labels, groups, _ = board.groups()
+        gi = labels.get(start)
+        if gi is None:
+            _check_cell(s, slot, start)
+            return []
+        return list(groups[gi])
+    for g in _regions(s, slot, cells, key):
+        if start in g:
+            return g
+    _check_cell(s, slot, start)
+    return []
+
+
+def _placements(s: Any, slot: int, n: int, near: Any = None) -> list[list[str]]:
+    geo = s.boards[slot].geo
+    if not isinstance(n, int) or n < 1:
+        msg = f"placements() needs a number of cells of at least 1, not {n!r}"
+        raise ValueError(msg)
+    runs, holding = geo.lines(n)
+    if near is None:
+        return [list(r) for r in runs]
+    picked = sorted({i for c in near for i in holding[_check_cell(s, slot, c)]})
+    return [list(runs[i]) for i in picked]
+
+
+def _joining(s: Any, slot: int, start: str, piece: Any, spots: list) -> list[list[str]]:
+    """The spots (cell lists) where `piece` would show on a cell of the region holding `start`.
+
+    Regions are those of `region(g, start)`: connected occupied cells showing equal values.
+    """
+    if not isinstance(piece, Piece):
+        msg = f"joining() needs a piece, not {piece!r:.60}"
+        raise TypeError(msg)
+    board = s.boards[slot]
+    labels, _, sets = board.groups()
+    gi = labels.get(start)
+    if gi is None:
+        _check_cell(s, slot, start)
+        return []
+    area = sets[gi]
+    rim = board.rim(gi)
+    k = board.shown[start]
+    comp = s.game.components[piece.type]
+    fixed = piece_parts(s, piece, 0) if comp.parts is not None else None
+    out = []
+    for cs in spots:
+        parts = fixed if fixed is not None else (piece,) * len(cs)
+        if len(parts) != len(cs):
+            msg = f"{piece.label!r} covers {len(parts)} cells, not {len(cs)}: {cs!r}"
+            raise ValueError(msg)
+        if any(c in area for c in cs):
+            if _joins_after(board, start, cs, parts):
+                out.append(cs)
+        elif any(v == k and c in rim for c, v in zip(cs, parts)):
+            # The region stays as it is; a cell of the piece joins it iff it shows the
+            # region's value next to it (the first piece cell on any path from start does).
+            out.append(cs)
+    return out
+
+
+def _joins_after(board: Board, start: str, cs: Any, parts: tuple) -> bool:
+    """Whether, with parts shown on cs, the region holding start reaches a cell of cs."""
+    over = dict(zip(cs, parts))
+    shown = board.shown
+
+    def key(c: str) -> Any:
+        return over[c] if c in over else shown.get(c)
+
+    k = key(start)
+    if k is None:
+        return False
+    adj = board.geo.adj
+    seen = {start}
+    todo = [start]
+    while todo:
+        x = todo.pop()
+        if x in over:
+            return True
+        for n in adj[x]:
+            if n not in seen and (n in over or n in shown) and key(n) == k:
+                seen.add(n)
+                todo.append(n)
+    return False
+
+
+# name -> (function, min arity, max arity, needs state). All but the cell functions take a
+# grid zone first; exprs compiles that argument to the zone's slot and checks it is a grid.
+GRID_BUILTINS: dict[str, tuple[Callable[..., Any], int, int, bool]] = {
+    "cell": (cell, 2, 2, False),
+    "cell_x": (cell_x, 1, 1, False),
+    "cell_y": (cell_y, 1, 1, False),
+    "cells": (_cells, 1, 2, True),
+    "occupied": (_occupied, 1, 1, True),
+    "neighbours": (_neighbours, 2, 2, True),
+    "stack": (_stack, 2, 2, True),
+    "top": (_top, 2, 2, True),
+    "level": (_level, 2, 2, True),
+    "part": (_part, 2, 2, True),
+    "tops": (_tops, 2, 2, True),
+    "regions": (_regions, 1, 3, True),
+    "region": (_region, 2, 4, True),
+    "placements": (_placements, 2, 3, True),
+    "joining": (_joining, 4, 4, True),
+}
+GRID_ZONE_FIRST = frozenset(GRID_BUILTINS) - {"cell", "cell_x", "cell_y"}
+# Arguments that are key expressions, evaluated per cell with `it` bound to the cell.
+GRID_KEY_ARG = {"regions": 2, "region": 3}
