@@ -252,17 +252,11 @@ def _unknown_colour(doc: dict) -> None:
     doc["pieces"][0]["attrs"]["colour"] = "blue"
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError,
-                   reason="engine bug: load_game decodes a local {'piece': id} without checking the id; "
-                          "IndexError escapes instead of StateError")
 def test_a_saved_local_naming_no_piece_is_refused() -> None:
     with pytest.raises(boardkit.StateError):
         boardkit.load_ruleset("mandala").load_game(_edit(played("mandala").to_json(), _bad_piece_local))
 
 
-@pytest.mark.xfail(strict=True, raises=KeyError,
-                   reason="engine bug: load_game decodes any dict local as a loop iterator; "
-                          "KeyError 'items' escapes instead of StateError")
 def test_a_saved_local_of_unknown_shape_is_refused() -> None:
     with pytest.raises(boardkit.StateError):
         boardkit.load_ruleset("mandala").load_game(_edit(played("mandala").to_json(), _bad_iterator_local))
@@ -303,8 +297,6 @@ def _tray_over_capacity(doc: dict) -> None:
     doc["zones"]["deck"] = doc["zones"]["deck"][3:]
 
 
-@pytest.mark.xfail(strict=True, raises=pytest.fail.Exception,
-                   reason="engine bug: load_game does not check zone capacities (a tray of 3 with capacity 2 loads)")
 def test_a_saved_zone_over_its_capacity_is_refused() -> None:
     rules = boardkit.parse_ruleset(TRAY, filename="tray.bk")
     text = _edit(rules.new_game(players=2, seed=1).to_json(), _tray_over_capacity)
@@ -312,9 +304,6 @@ def test_a_saved_zone_over_its_capacity_is_refused() -> None:
         rules.load_game(text)
 
 
-@pytest.mark.xfail(strict=True, raises=pytest.fail.Exception,
-                   reason="engine bug: load_game does not check piece attributes against the component "
-                          "(a Card of colour 'blue' loads and plays)")
 def test_a_saved_piece_with_an_unknown_colour_is_refused() -> None:
     with pytest.raises(boardkit.StateError):
         boardkit.load_ruleset("mandala").load_game(_edit(played("mandala").to_json(), _unknown_colour))

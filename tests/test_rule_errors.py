@@ -110,8 +110,6 @@ def test_a_fixed_file_parses() -> None:
     assert rules.title == "Broken"
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: parse._TOKEN_NAMES lacks DOT, MINUS and other punctuation, "
-                                       "so 'expected' lists lark's token names ('dot', 'minus') instead of '.' and '-'")
 def test_expected_tokens_are_shown_as_written() -> None:
     first = str(rule_error(ERRORS / "syntax_missing_expression.bk")).split("\n")[0]
     assert "'dot'" not in first

@@ -25,9 +25,18 @@ def _parser() -> lark.Lark:
     )
 
 
+def _token_text(name: str) -> str:
+    """How a token is written: its literal text for punctuation and keywords."""
+    if name in _TOKEN_NAMES:
+        return _TOKEN_NAMES[name]
+    for term in _parser().terminals:
+        if term.name == name and term.pattern.type == "str":
+            return repr(term.pattern.value)
+    return name.lower()
+
+
 def _expected(names: set[str]) -> str:
-    shown = sorted({_TOKEN_NAMES.get(n, repr(n.lower()) if n.isupper() and not n.startswith("__") else n) for n in names})
-    shown = [s for s in shown if not s.startswith("__")]
+    shown = sorted({_token_text(n) for n in names})
     if len(shown) > 6:
         shown = shown[:6] + ["..."]
     return ", ".join(shown)

@@ -83,13 +83,18 @@ def encode(v: Any) -> Any:
 
 
 def decode(v: Any, pieces: list[Piece]) -> Any:
+    """The inverse of `encode`; StateError for anything `encode` cannot have written."""
     if isinstance(v, dict):
-        if "piece" in v:
+        if set(v) == {"piece"} and isinstance(v["piece"], int) and 0 <= v["piece"] < len(pieces):
             return pieces[v["piece"]]
-        return (tuple(decode(x, pieces) for x in v["items"]), v["index"])
+        if set(v) == {"items", "index"} and isinstance(v["items"], list) and isinstance(v["index"], int):
+            return (tuple(decode(x, pieces) for x in v["items"]), v["index"])
+        raise _fail(f"unreadable value {v!r:.60}")
     if isinstance(v, list):
         return [decode(x, pieces) for x in v]
-    return v
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    raise _fail(f"unreadable value {v!r:.60}")
 
 
 def dump_game(game: Game) -> str:
@@ -135,9 +140,10 @@ def load_game(rules: Ruleset, text: str) -> Game:
         raise _fail(str(exc)) from None
     s = State(rules.definition, rules.layout(doc.players), doc.players, options, doc.seed)
     s.pieces = [Piece(i, p.type, p.attrs, p.label) for i, p in enumerate(doc.pieces)]
-    for p in s.pieces:
-        if p.type not in rules.definition.components:
-            raise _fail(f"unknown piece type {p.type!r}")
+    # The pieces are those setup creates for these players and options, in that order.
+    fresh = rules.new_game(players=doc.players, seed=doc.seed, options=options)._s.pieces
+    if [(p.type, p.attrs) for p in fresh] != [(p.type, p.attrs) for p in s.pieces]:
+        raise _fail("its pieces are not those the ruleset's setup creates")
     s.loc = [-1] * len(s.pieces)
     lay = s.layout
     if set(doc.zones) != set(lay.zone_by_text):
@@ -151,6 +157,9 @@ def load_game(rules: Ruleset, text: str) -> Game:
         s.zones[slot] = [s.pieces[i] for i in ids]
     if -1 in s.loc:
         raise _fail(f"piece {s.loc.index(-1)} is in no zone")
+    for slot, zdef in enumerate(lay.zone_defs):
+        if zdef.capacity is not None and len(s.zones[slot]) > zdef.capacity(s, {}):
+            raise _fail(f"zone {lay.zone_text[slot]!r} holds more pieces than its capacity")
     if set(doc.vars) != set(lay.var_by_text):
         raise _fail("variables differ from the ruleset's")
     s.vars = {lay.var_by_text[k]: decode(v, s.pieces) for k, v in doc.vars.items()}
@@ -161,6 +170,12 @@ def load_game(rules: Ruleset, text: str) -> Game:
     s.frames = [[f.proc, f.pc, {k: decode(v, s.pieces) for k, v in f.locals.items()}] for f in doc.frames]
     if not doc.over and not s.frames:
         raise _fail("the game is not over but nothing is running")
+    if doc.over and (s.frames or doc.end_reason is None):
+        raise _fail("the game is over but has no end reason, or still runs")
+    for frame in s.frames:
+        actor = frame[2].get("$actor")
+        if actor is not None and (not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < doc.players):
+            raise _fail(f"no player {actor!r} in a {doc.players}-player game")
     if doc.rng_draws < 0:
         raise _fail("negative random draw count")
     s.rng_draws = doc.rng_draws
