@@ -13,7 +13,8 @@ Fenced blocks in ``docs/**.md`` are tested by their tag:
   declarations, as statements, or line by line as expressions.
 - ``bk-fragment`` blocks titled ``expression  # value`` hold one ``EXPRESSION  # VALUE`` per
   line; each expression is evaluated in a two-player game that declares
-  ``enum Colour { red, orange, yellow, green }``, and must give the value shown.
+  ``enum Colour { red, orange, yellow, green }`` and an empty grid zone
+  ``zone board: grid(3, 3), public``, and must give the value shown.
 - ``python`` blocks whose first line is an import are run (from the repository root).
 
 Every keyword of the grammar and every built-in function must be documented in
@@ -182,6 +183,14 @@ def test_every_keyword_and_builtin_is_in_the_reference() -> None:
     assert missing_builtins == []
 
 
+def test_the_language_reference_lists_every_keyword() -> None:
+    grammar = (ROOT / "src" / "boardkit" / "grammar" / "boardkit.lark").read_text(encoding="utf-8")
+    text = (DOCS / "reference" / "language.md").read_text(encoding="utf-8")
+    listed = text[text.index("The keywords: "):]
+    listed = set(re.findall(r"`([a-z_]+)`", listed[:listed.index("\n\n")]))
+    assert set(re.findall(r'"([a-z_]+)"', grammar)) == listed
+
+
 def test_every_page_is_in_the_navigation() -> None:
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     listed = set(re.findall(r":\s*([\w/.-]+\.md)\s*$", nav, re.MULTILINE))
@@ -193,6 +202,7 @@ def test_every_page_is_in_the_navigation() -> None:
 VALUES_TITLE = "expression  # value"
 VALUES_PRELUDE = """
 enum Colour { red, orange, yellow, green }
+zone board: grid(3, 3), public
 var out = 0
 play {
   set out = (%s)
@@ -220,4 +230,5 @@ def test_documented_values_are_what_the_engine_computes(block: Block) -> None:
         expr, sep, shown = line.rpartition("  # ")
         assert sep, f"expected 'expression  # value': {line!r}"
         game = boardkit.parse_ruleset(VALUES_PRELUDE % expr, filename="value.bk").new_game(seed=0)
-        assert dsl(game.var("out")) == shown.strip(), expr
+        # Strings are compared without their quotes: `red` and `"0,1"` are both strings.
+        assert dsl(game.var("out")) == shown.strip().replace('"', ""), expr

@@ -16,7 +16,7 @@ from boardkit.model import (
     BRANCH, CALL, CHOOSE, END, EXEC, ITER_INIT, ITER_NEXT, JUMP, JUMP_IF_NOT, REQUIRE, RETURN,
     TURN_BEGIN, TURN_END, GameDef,
 )
-from boardkit.pieces import Piece
+from boardkit.pieces import Piece, label_of
 from boardkit.state import State
 
 DECISION, TURN_DONE, OVER = range(3)
@@ -24,16 +24,6 @@ STEP_LIMIT = 1_000_000
 PROBE_DEPTH = 64
 CALL_DEPTH = 200
 _RUNTIME_ERRORS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError, RecursionError)
-
-
-def label_of(value: Any) -> str:
-    if isinstance(value, Piece):
-        return value.label
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return "+".join(label_of(v) for v in value)
-    return str(value)
 
 
 class Interpreter:
@@ -104,7 +94,7 @@ class Interpreter:
                     return DECISION
                 elif op == REQUIRE:
                     if not ins[1](s, L):
-                        raise DeadEnd(ins[2])
+                        raise DeadEnd(f"{proc.spans[pc]}: {ins[2]}")
                     pc += 1
                 elif op == END:
                     s.end_game(str(ins[1](s, L)))
@@ -141,6 +131,13 @@ class Interpreter:
 
         An option is a value for `choose x from`, a branch index for `choose { }`, or SKIP.
         """
+        try:
+            return self._raw_options(s)
+        except _RUNTIME_ERRORS as exc:
+            frame = s.frames[-1]
+            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", self.procs[frame[0]].spans[frame[1]]) from None
+
+    def _raw_options(self, s: State) -> tuple[list[Any], list[Any]]:
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
         info, L = ins[1], frame[2]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from boardkit.pieces import Piece
+from boardkit.pieces import label_of
 
 
 def _order(xs: list, keys: list) -> list:
@@ -38,13 +38,7 @@ def _text(value: Any) -> str:
     >>> _text([1, "red", True])
     '1+red+yes'
     """
-    if isinstance(value, Piece):
-        return value.label
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return "+".join(_text(v) for v in value)
-    return str(value)
+    return label_of(value)
 
 
 ORDER_BUILTINS: dict[str, tuple[Callable[..., Any], int, int, bool]] = {

@@ -5,6 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 
+def label_of(value: Any) -> str:
+    """A value as players read it: pieces by label, yes/no, none, lists joined by '+'."""
+    if isinstance(value, Piece):
+        return value.label
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return "+".join(label_of(v) for v in value)
+    return str(value)
+
+
 class Piece:
     """One component. Identity is its `id`; its attributes never change."""
 

@@ -10,10 +10,11 @@ import itertools
 import random
 from typing import Any
 
+from boardkit import grid
 from boardkit.errors import DeadEnd, RuleRuntimeError
 from boardkit.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
 from boardkit.model import GameDef
-from boardkit.pieces import Piece
+from boardkit.pieces import Piece, label_of
 
 
 def key_text(key: Any) -> str:
@@ -74,6 +75,10 @@ class State:
         # Knowledge of hidden pieces: piece id -> bit mask of the players who have seen it.
         # Replaced, never changed in place, so that snapshots share it (docs/reference/knowledge.md).
         self.known: dict[int, int] = {}
+        # Grid zones: slot -> Board (cells, stacks, levels). Boards are replaced, never changed
+        # in place, like `known` (docs/reference/grid.md).
+        self.boards: dict[int, grid.Board] = grid.new_boards(self) if game.zones and any(
+            z.grid is not None for z in game.zones.values()) else {}
 
     @property
     def rng(self) -> random.Random:
@@ -87,6 +92,8 @@ class State:
     def move(self, chosen: list[Piece], dest: int, end: str | None) -> None:
         if not chosen:
             return
+        if self.boards:
+            grid.leave(self, chosen, dest)
         zones, loc = self.zones, self.loc
         by_source: dict[int, list[int]] = {}
         for p in chosen:
@@ -154,7 +161,7 @@ class State:
         self.events.append(VarSet(key_text(key), value))
 
     def log(self, message: str, args: list[Any]) -> None:
-        text = " ".join([message, *(str(a) for a in args)])
+        text = " ".join([message, *(label_of(a) for a in args)])
         self.events.append(Logged(text))
 
     def peek(self, pieces: Any, player: Any) -> None:
@@ -182,15 +189,20 @@ class State:
         self.frames = []
         self.events.append(GameEnded(reason))
 
+    def place(self, piece: Any, dest: int, cells: Any) -> None:
+        """Puts one piece on cells of a grid zone (`place x on g at cells`)."""
+        grid.place(self, piece, dest, cells)
+
     # Copies.
     def snapshot(self) -> tuple:
         return (self.zones[:], self.loc[:], dict(self.vars),
                 [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng_draws, len(self.events),
-                self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known)
+                self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known,
+                self.boards)
 
     def restore(self, snap: tuple) -> None:
         (zones, loc, vars_, frames, self.rng_draws, nevents, self.over, self.end_reason, self.turn_player,
-         self.turn_count, npieces, self.known) = snap
+         self.turn_count, npieces, self.known, self.boards) = snap
         self.zones = zones[:]
         self.loc = loc[:]
         self.vars = dict(vars_)
