@@ -512,6 +512,22 @@ def test_roof_from_the_bottom_of_the_current_stack_when_the_market_is_empty() ->
     assert labels(game.zone("hand", 0)) == [bottom]
 
 
+def test_roof_cards_in_hand_are_secret_unless_taken_from_the_market() -> None:
+    game = arrange(face=C24, first=0)
+    play(game, spot(game, "roof"), "main")
+    card = legal(game)[0]
+    play(game, card)
+    assert game.view(1)["zones"]["hand[0]"] == {"count": 1, "known": game.zone("hand", 0)}
+
+    def empty_market(base: boardkit.Game) -> list[Move]:
+        return [(c, "box") for x in "ABCDE" for c in labels(base.zone("market", x))]
+
+    game = arrange(first=0, moves=empty_market)
+    play(game, spot(game, "roof"), "main", "right")
+    assert game.view(1)["zones"]["hand[0]"] == {"count": 1}
+    assert game.view(0)["zones"]["hand[0]"] == game.zone("hand", 0)
+
+
 # Upgrading ------------------------------------------------------------------------------
 
 def test_upgrade_storehouse_card_takes_the_leftmost_and_refills() -> None:

@@ -157,12 +157,16 @@ class Tracker:
         for viewer in range(self.n):
             view = game.view(viewer)
             for p in range(self.n):
-                for zone in (f"goal[{p}]", f"hand[{p}]"):
-                    seen = view["zones"][zone]
-                    if p == viewer:
-                        assert isinstance(seen, list)
-                    else:
-                        assert seen == {"count": len(game.zone(*_key(zone)))}
+                goal, hand = view["zones"][f"goal[{p}]"], view["zones"][f"hand[{p}]"]
+                if p == viewer:
+                    assert goal == game.zone("goal", p) and hand == game.zone("hand", p)
+                    continue
+                # Another player's objective: only that there is one. Their hand: its size,
+                # and the cards taken from the (public) market, which everyone saw.
+                assert goal == {"count": len(game.zone("goal", p))}
+                held = game.zone("hand", p)
+                assert hand["count"] == len(held)
+                assert all(card in held for card in hand.get("known", []))
             assert view["zones"]["action_deck[left]"] == {"count": len(game.zone("action_deck", "left"))}
             assert "goal_deck" not in str(view["vars"])
 
@@ -205,11 +209,6 @@ def _round_when_set(events: list) -> int:
         elif name == "last_round":
             return current
     raise AssertionError("last_round was never set")
-
-
-def _key(zone: str) -> tuple:
-    name, index = zone[:-1].split("[")
-    return (name, *(int(i) if i.isdigit() else i for i in index.split(",")))
 
 
 def play_out(script: Script, players: int, options: dict[str, Any], views: set[int] = frozenset()) -> Tracker:

@@ -302,6 +302,16 @@ class Reveal:
     pieces: Any
 
 
+@node
+class Place:
+    """`place PIECE on GRID at CELLS`: one piece onto cells of a grid zone."""
+
+    span: Span
+    piece: Any
+    zone: Any
+    cells: Any
+
+
 # Declarations.
 @node
 class GameDecl:
@@ -335,6 +345,7 @@ class ComponentDecl:
     name: str
     fields: tuple  # of (name, type name, span)
     label: Any
+    parts: Any = None  # `parts [e, ...]`: what the piece shows on each cell it covers
 
 
 @node
@@ -345,6 +356,7 @@ class ZoneDecl:
     kind: str
     visibility: str
     capacity: Any
+    grid: Any = None  # (width, height) expressions of a `grid(w, h)` zone
 
 
 @node

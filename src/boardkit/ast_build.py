@@ -61,14 +61,20 @@ class _Builder(Transformer):
         return ("label", c[0])
 
     def component_decl(self, meta, c):
-        label = None
+        label = parts = None
         fields = []
         for x in c[1:]:
             if isinstance(x, tuple) and x[0] == "label":
                 label = x[1]
+            elif isinstance(x, tuple) and x[0] == "parts":
+                parts = x[1]
             else:
                 fields.append(x)
-        return ast.ComponentDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), fields=tuple(fields), label=label)
+        return ast.ComponentDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), fields=tuple(fields), label=label,
+                                 parts=parts)
+
+    def parts_clause(self, meta, c):
+        return ("parts", c[0])
 
     def dims(self, meta, c):
         return tuple((str(t), _tok_span(self.filename, t)) for t in c)
@@ -81,6 +87,9 @@ class _Builder(Transformer):
 
     def zone_capacity(self, meta, c):
         return ("capacity", c[0])
+
+    def zone_grid(self, meta, c):
+        return ("grid", (c[0], c[1]))
 
     def zone_prop(self, meta, c):
         return c[0]
@@ -277,6 +286,9 @@ class _Builder(Transformer):
 
     def reveal_stmt(self, meta, c):
         return ast.Reveal(span=self._s(meta), pieces=c[0])
+
+    def place_stmt(self, meta, c):
+        return ast.Place(span=self._s(meta), piece=c[0], zone=c[1], cells=c[2])
 
     # Expressions.
     def args(self, meta, c):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from boardkit.grid import GRID_BUILTINS
 from boardkit.listops import LIST_BUILTINS
 from boardkit.ordering import ORDER_BUILTINS
 from boardkit.pieces import Piece
@@ -109,6 +110,8 @@ BUILTINS: dict[str, tuple[Callable[..., Any], int, int, bool]] = {
 BUILTINS.update(LIST_BUILTINS)
 # Ordering and naming values (order, text): see boardkit/ordering.py.
 BUILTINS.update(ORDER_BUILTINS)
+# Grids: cells, neighbours, stacks, levels, regions, placements: docs/reference/grid.md.
+BUILTINS.update(GRID_BUILTINS)
 
 # Names that read the state without arguments.
 STATE_NAMES = ("players", "player_count")

@@ -150,6 +150,8 @@ class Compiler:
                     sym.attributes.add(fname)
             elif isinstance(item, ast.ZoneDecl):
                 sym.zones[item.name] = tuple(d for d, _ in item.dims)
+                if item.grid is not None:
+                    sym.grids.add(item.name)
                 zones_ast.append(item)
             elif isinstance(item, ast.VarDecl):
                 sym.vars[item.name] = tuple(d for d, _ in item.dims)
@@ -178,9 +180,7 @@ class Compiler:
         for item in self.items:
             if isinstance(item, ast.ComponentDecl):
                 components[item.name] = self._component(item)
-        zones = {z.name: ZoneDef(z.name, tuple(d for d, _ in z.dims), z.kind, z.visibility,
-                                 self.ex.compile(z.capacity, set()) if z.capacity is not None else None, z.span)
-                 for z in zones_ast}
+        zones = {z.name: self._zone(z) for z in zones_ast}
         self.capacity_zones = {z.name for z in zones_ast if z.capacity is not None}
         vars_ = {v.name: VarDef(v.name, tuple(d for d, _ in v.dims), self.ex.compile(v.init, set()), v.span)
                  for v in vars_ast}
@@ -214,7 +214,34 @@ class Compiler:
             if ftype not in self.sym.enums and ftype not in ("int", "bool", "str"):
                 self.error(span, f"unknown attribute type {ftype!r}: use an enum name, int, bool or str{suggest(ftype, [*self.sym.enums, 'int', 'bool', 'str'])}")
         label = self.ex.compile_label(item.label) if item.label is not None else None
-        return ComponentDef(item.name, tuple((f, t) for f, t, _ in item.fields), label)
+        parts = self.ex.compile_label(item.parts) if item.parts is not None else None
+        return ComponentDef(item.name, tuple((f, t) for f, t, _ in item.fields), label, parts)
+
+    def _zone(self, z: ast.ZoneDecl) -> ZoneDef:
+        capacity = self.ex.compile(z.capacity, set()) if z.capacity is not None else None
+        dims = tuple(d for d, _ in z.dims)
+        if z.grid is None:
+            return ZoneDef(z.name, dims, z.kind, z.visibility, capacity, z.span)
+        if z.kind != "pile":
+            self.error(z.span, f"zone {z.name!r} is a grid: 'grid(w, h)' is its kind, so it cannot also be a {z.kind}")
+        size = (self.ex.compile(z.grid[0], set()), self.ex.compile(z.grid[1], set()))
+        return ZoneDef(z.name, dims, "grid", z.visibility, capacity, z.span, size)
+
+    def _grid_zone(self, node: Any) -> str | None:
+        """The name of the grid zone `node` refers to (`board`, `board[p]`), or None."""
+        target = node.obj if isinstance(node, ast.Index) else node
+        if isinstance(target, ast.Name) and target.name in self.sym.grids:
+            return target.name
+        return None
+
+    def _place(self, b: _ProcBuilder, st: ast.Place, scope: set[str]) -> None:
+        if self._grid_zone(st.zone) is None:
+            self.error(st.zone.span, "'place' puts a piece on a grid zone, such as 'board' or 'board[p]' declared with grid(w, h)")
+            return
+        piece, cells = self.ex.compile(st.piece, scope), self.ex.compile(st.cells, scope)
+        slot = self.ex.zone_key(st.zone, scope)
+        if slot is not None:
+            b.emit(st.span, EXEC, lambda s, L: s.place(piece(s, L), slot(s, L), cells(s, L)))
 
     # Procedures.
     def _proc(self, decl: ast.ProcDecl) -> ProcCode:
@@ -299,6 +326,8 @@ class Compiler:
         elif isinstance(st, ast.Move):
             self._move(b, st, scope)
         elif isinstance(st, ast.Shuffle):
+            if self._grid_zone(st.zone) is not None:
+                self.error(st.zone.span, f"a grid zone cannot be shuffled: {self._grid_zone(st.zone)!r} is a grid")
             key = ex.zone_key(st.zone, scope)
             if key is not None:
                 b.emit(sp, EXEC, lambda s, L: s.shuffle(key(s, L)))
@@ -356,6 +385,8 @@ class Compiler:
         elif isinstance(st, ast.Reveal):
             pieces = ex.compile(st.pieces, scope)
             b.emit(sp, EXEC, lambda s, L: s.reveal(pieces(s, L)))
+        elif isinstance(st, ast.Place):
+            self._place(b, st, scope)
         else:
             self.error(sp, "not a statement")
 
@@ -378,6 +409,9 @@ class Compiler:
             b.emit(st.span, EXEC, lambda s, L: s.set_var(key(s, L), value(s, L), op))
 
     def _move(self, b: _ProcBuilder, st: ast.Move, scope: set[str]) -> None:
+        if self._grid_zone(st.dest) is not None:
+            self.error(st.dest.span, f"pieces go on grid zone {self._grid_zone(st.dest)!r} with 'place PIECE on ZONE at CELLS', not 'move'")
+            return
         pieces = self.ex.compile(st.pieces, scope)
         amount = self.ex.compile(st.amount, scope) if st.amount is not None else None
         dest = self.ex.zone_key(st.dest, scope)
@@ -416,6 +450,9 @@ class Compiler:
             if f not in given:
                 self.error(st.span, f"attribute {f!r} of {st.type!r} is not given")
         kw = [(k, self.ex.compile(v, inner)) for k, v, _ in st.kwargs]
+        if self._grid_zone(st.dest) is not None:
+            self.error(st.dest.span, f"pieces cannot be created on grid zone {self._grid_zone(st.dest)!r}: create them elsewhere, then 'place' them")
+            return
         dest = self.ex.zone_key(st.dest, scope)
         if dest is None:
             return

@@ -80,5 +80,18 @@ class Revealed:
     pieces: tuple[int, ...]
 
 
-Event = Union[Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged, Peeked, Revealed]
-EVENT_TYPES = (Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged, Peeked, Revealed)
+@event
+class Placed:
+    """A piece (by id) went onto cells of a grid zone, at a level (docs/reference/grid.md)."""
+
+    piece: int
+    source: str
+    dest: str
+    cells: tuple[str, ...]
+    level: int
+
+
+Event = Union[Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged, Peeked, Revealed,
+              Placed]
+EVENT_TYPES = (Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged, Peeked, Revealed,
+               Placed)

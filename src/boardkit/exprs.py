@@ -16,6 +16,7 @@ import attrs
 from boardkit import ast
 from boardkit.builtins import BUILTINS, STATE_NAMES
 from boardkit.errors import Diagnostic
+from boardkit.grid import GRID_KEY_ARG, GRID_ZONE_FIRST
 from boardkit.pieces import Piece
 from boardkit.source import Span
 
@@ -53,6 +54,7 @@ class Symbols:
     funcs: dict[str, ast.FuncDecl] = attrs.field(factory=dict)
     procs: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     attributes: set[str] = attrs.field(factory=set)
+    grids: set[str] = attrs.field(factory=set)  # zones declared with grid(w, h)
 
     def all_names(self) -> list[str]:
         return [*self.enums, *self.members, *self.zones, *self.vars, *self.consts, *self.options, *STATE_NAMES]
@@ -234,6 +236,8 @@ class ExprCompiler:
 
     def _Call(self, node: ast.Call, scope: set[str], bound: dict[str, str]) -> str:
         name = node.func
+        if name in GRID_ZONE_FIRST and name not in self.sym.funcs:
+            return self._grid_call(node, scope, bound)
         args = [self.gen(a, scope, bound) for a in node.args]
         if name in self.sym.funcs:
             decl = self.sym.funcs[name]
@@ -256,6 +260,32 @@ class ExprCompiler:
         if needs_state:
             args = ["s", *args]
         return f"_b_{name}({', '.join(args)})"
+
+    def _grid_call(self, node: ast.Call, scope: set[str], bound: dict[str, str]) -> str:
+        """A grid built-in: its first argument names a grid zone (compiled to the zone's slot),
+        and a key argument is an expression of `it`, the cell (docs/reference/grid.md)."""
+        name = node.func
+        _fn, low, high, _ = BUILTINS[name]
+        if not low <= len(node.args) <= high:
+            want = str(low) if low == high else f"{low} to {high}"
+            self.error(node.span, f"{name}() takes {want} argument(s), got {len(node.args)}")
+            return _NONE
+        zone = node.args[0]
+        target = zone.obj if isinstance(zone, ast.Index) else zone
+        if not (isinstance(target, ast.Name) and target.name in self.sym.grids and target.name not in bound
+                and target.name not in scope):
+            shown = f" ({target.name!r} is not one)" if isinstance(target, ast.Name) and target.name in self.sym.zones else ""
+            self.error(zone.span, f"{name}() needs a grid zone first, such as 'board' declared with grid(w, h){shown}")
+            return _NONE
+        slot = self._zone_slot(zone, scope, bound)
+        args = [slot or _NONE]
+        for i, a in enumerate(node.args[1:], 1):
+            if GRID_KEY_ARG.get(name) == i:
+                var = self._fresh("cell")
+                args.append(f"(lambda {var}: {self.gen(a, scope, {**bound, 'it': var})})")
+            else:
+                args.append(self.gen(a, scope, bound))
+        return f"_b_{name}(s, {', '.join(args)})"
 
     def _Unary(self, node: ast.Unary, scope: set[str], bound: dict[str, str]) -> str:
         inner = self.gen(node.operand, scope, bound)

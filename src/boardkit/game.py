@@ -8,6 +8,7 @@ import attrs
 
 from boardkit.errors import IllegalMove, RuleRuntimeError, StateError
 from boardkit.interpreter import DECISION, DeadEnd, Interpreter
+from boardkit.grid import public_pieces
 from boardkit.knowledge import unseen_zone
 from boardkit.state import Layout, State, key_text
 
@@ -158,12 +159,15 @@ class Game:
 
     # Inspection, mainly for tests and hosts that know the whole state.
     def zone(self, name: str, *index: Any) -> list[dict[str, Any]]:
-        """Contents of one zone (top/first first), each piece as its public attributes."""
+        """Contents of one zone (top/first first), each piece as its public attributes; on a grid
+        zone, bottom level first, each with its `cells` and `level`."""
         key = (name, *index) if index else name
         slot = self._s.layout.zslot.get(key)
         if slot is None:
             msg = f"no zone {key_text(key)!r}"
             raise KeyError(msg)
+        if slot in self._s.boards:
+            return public_pieces(self._s, slot)
         return [p.public() for p in self._s.zones[slot]]
 
     def zones(self) -> dict[str, list[dict[str, Any]]]:
@@ -186,7 +190,8 @@ class Game:
             zdef = lay.zone_defs[i]
             pieces = s.zones[i]
             visible = zdef.visibility == "public" or (zdef.visibility == "owner" and lay.zone_owner[i] == player)
-            zones[key_text(key)] = [p.public() for p in pieces] if visible else unseen_zone(s, pieces, player)
+            shown = public_pieces(s, i) if i in s.boards else [p.public() for p in pieces]
+            zones[key_text(key)] = shown if visible else unseen_zone(s, pieces, player)
         view: dict[str, Any] = {
             "player": player,
             "players": self.players,

@@ -31,6 +31,7 @@ class ComponentDef:
     name: str
     fields: tuple[tuple[str, str], ...]  # (attribute, enum name or int/bool/str)
     label: Expr | None
+    parts: Expr | None = None  # what a piece shows on each grid cell it covers (a list)
 
 
 @attrs.frozen
@@ -39,10 +40,11 @@ class ZoneDef:
 
     name: str
     dims: tuple[str, ...]  # enum names or "Player"
-    kind: str  # stack, pile, row, bag
+    kind: str  # stack, pile, row, bag, grid
     visibility: str  # public, owner, hidden
     capacity: Expr | None
     span: Span
+    grid: tuple[Expr, Expr] | None = None  # a grid zone's width and height (docs/reference/grid.md)
 
     @property
     def ordered(self) -> bool:

@@ -1,7 +1,9 @@
 """Starting a game from a given position, checked against the rules.
 
-A position names zone contents (pieces by label or by attributes), variable values and, with
-`rest`, the zone that takes every piece not placed, and, with `known`, which hidden pieces each
+A position names zone contents (pieces by label or by attributes; on a grid zone, each with
+the cells it covers: `{"piece": "red-blue", "at": ["0,0", "1,0"]}`, bottom level first),
+variable values and, with `rest`, the zone that takes every piece not placed (or a zone per
+component type: `{"Tile": "supply", "Card": "box"}`), and, with `known`, which hidden pieces each
 player has seen: `{"known": {"0": ["tokens[3]"]}}` (player 0 knows every piece in that zone).
 Setup runs first, so the pieces exist; the position then rearranges them (what setup let
 players see is forgotten), and play starts from the top of the `play` procedure.
@@ -12,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from boardkit.errors import StateError
+from boardkit.grid import rebuild
 from boardkit.pieces import Piece
 from boardkit.state import State, key_text
 
@@ -44,7 +47,16 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
         wanted[slot] = contents
     rest = position.get("rest")
     rest_slot = None
-    if rest is not None:
+    rest_types: dict[str, int] = {}
+    if isinstance(rest, dict):
+        # A rest zone per component type: {"Tile": "supply", "Card": "box"}.
+        for type_name, zone in rest.items():
+            if zone not in lay.zone_by_text:
+                msg = f"position's rest zone {zone!r} for {type_name!r} is not a zone of this ruleset"
+                raise StateError(msg)
+            rest_types[type_name] = lay.zone_by_text[zone]
+        rest_slot = next(iter(rest_types.values()), None)
+    elif rest is not None:
         rest_slot = lay.zone_by_text.get(rest)
         if rest_slot is None:
             msg = f"position's rest zone {rest!r} is not a zone of this ruleset"
@@ -63,8 +75,13 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
     else:
         for i in others:
             pool.extend(reversed(s.zones[i]))
+    old_boards, placements = s.boards, {}
     for slot, contents in wanted.items():
         for want in contents:
+            cells = None
+            if slot in s.boards:
+                # A grid zone's pieces come with their cells, bottom level first.
+                want, cells = grid_entry(key_text(lay.zone_keys[slot]), want)
             piece = next((p for p in pool if _matches(p, want)), None)
             if piece is None:
                 msg = f"no piece {want!r} left for zone {key_text(lay.zone_keys[slot])!r}: the game has too few of them"
@@ -74,6 +91,8 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
                 s.zones[s.loc[piece.id]] = [x for x in s.zones[s.loc[piece.id]] if x is not piece]
             s.zones[slot] = [*s.zones[slot], piece]
             s.loc[piece.id] = slot
+            if cells is not None:
+                placements.setdefault(slot, []).append((piece, cells))
         zdef = lay.zone_defs[slot]
         if zdef.capacity is not None and len(s.zones[slot]) > zdef.capacity(s, {}):
             msg = f"zone {key_text(lay.zone_keys[slot])!r} holds {len(s.zones[slot])} pieces, over its capacity"
@@ -84,9 +103,13 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
             msg = "pieces of the listed zones have nowhere to go: give a 'rest' zone"
             raise StateError(msg)
         s.rng.shuffle(leftover)
-        s.zones[rest_slot] = s.zones[rest_slot] + leftover
         for p in leftover:
-            s.loc[p.id] = rest_slot
+            slot = rest_types.get(p.type) if rest_types else rest_slot
+            if slot is None:
+                msg = f"position's rest names no zone for the pieces of type {p.type!r}"
+                raise StateError(msg)
+            s.zones[slot] = [*s.zones[slot], p]
+            s.loc[p.id] = slot
     for name, value in (position.get("vars") or {}).items():
         key = lay.var_by_text.get(name)
         if key is None:
@@ -98,6 +121,8 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
             raise StateError(msg)
         s.vars[key] = value
     _apply_knowledge(s, position.get("known") or {})
+    if s.boards:
+        _rebuild_grids(s, wanted, placements, old_boards)
 
 
 def _apply_knowledge(s: State, known: Any) -> None:
@@ -119,3 +144,31 @@ def _apply_knowledge(s: State, known: Any) -> None:
             for p in s.zones[slot]:
                 masks[p.id] = masks.get(p.id, 0) | (1 << player)
     s.known = masks
+
+
+def grid_entry(zone: str, entry: Any) -> tuple[Any, Any]:
+    """A grid zone's entry in a position: `{"piece": LABEL_OR_ATTRS, "at": CELLS}`."""
+    if not isinstance(entry, dict) or set(entry) != {"piece", "at"}:
+        msg = f"grid zone {zone!r} takes entries {{'piece': label or attributes, 'at': cells}}, not {entry!r:.80}"
+        raise StateError(msg)
+    return entry["piece"], entry["at"]
+
+
+def _rebuild_grids(s: State, wanted: dict[int, list[Any]], placements: dict[int, list], old: dict) -> None:
+    """Places the pieces of the listed grid zones where the position says, in its order; the
+    other grid zones keep the placements of the pieces still in them."""
+    for slot in s.boards:
+        if slot in wanted:
+            placed = placements.get(slot, [])
+        else:
+            board = old[slot]
+            kept = sorted((p for p in s.zones[slot] if p.id in board.at), key=lambda p: board.levels[p.id])
+            placed = [(p, board.at[p.id]) for p in kept]
+        if len(placed) != len(s.zones[slot]):
+            msg = f"grid zone {key_text(s.layout.zone_keys[slot])!r} cannot take pieces without cells: it is no 'rest' zone"
+            raise StateError(msg)
+        try:
+            rebuild(s, slot, placed)
+        except (ValueError, TypeError) as exc:
+            msg = f"grid zone {key_text(s.layout.zone_keys[slot])!r}: {exc}"
+            raise StateError(msg) from None

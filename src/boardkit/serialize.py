@@ -13,6 +13,7 @@ from cattrs.strategies import configure_tagged_union
 from boardkit.errors import StateError
 from boardkit.events import Event
 from boardkit.game import Game
+from boardkit.grid import rebuild, saved_boards
 from boardkit.pieces import Piece
 from boardkit.state import State, key_text
 
@@ -42,6 +43,13 @@ class SavedFrame:
 
 
 @attrs.define
+class SavedPlacement:
+    piece: int
+    cells: list[str]
+    level: int
+
+
+@attrs.define
 class SavedGame:
     """The JSON document of a game: definition identity, the inputs, and the whole state."""
 
@@ -65,6 +73,8 @@ class SavedGame:
     turn_count: int
     known: list[list[int]] = attrs.Factory(list)
     """Per player, the ids of the pieces that player has seen (peek, reveal)."""
+    boards: dict[str, list[SavedPlacement]] = attrs.Factory(dict)
+    """Per grid zone, its pieces' cells and levels, bottom level first (docs/reference/grid.md)."""
 
 
 def fingerprint(rules: Ruleset) -> str:
@@ -111,6 +121,7 @@ def dump_game(game: Game) -> str:
         events=list(s.events), over=s.over, end_reason=s.end_reason, turn_player=s.turn_player,
         turn_count=s.turn_count,
         known=[sorted(i for i, mask in s.known.items() if mask >> p & 1) for p in range(s.nplayers)],
+        boards={zone: [SavedPlacement(*x) for x in placed] for zone, placed in saved_boards(s).items()},
     )
     return json.dumps(converter.unstructure(doc), separators=(",", ":"))
 
@@ -188,4 +199,25 @@ def load_game(rules: Ruleset, text: str) -> Game:
             if not 0 <= i < len(s.pieces):
                 raise _fail(f"player {p} knows piece {i}, which does not exist")
             s.known[i] = s.known.get(i, 0) | (1 << p)
+    _load_boards(s, doc.boards)
     return Game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))
+
+
+def _load_boards(s: State, boards: dict[str, list[SavedPlacement]]) -> None:
+    """Rebuilds every grid zone from its saved placements, checking them against the zones."""
+    lay = s.layout
+    names = {lay.zone_text[slot] for slot in s.boards}
+    if set(boards) - names:
+        raise _fail(f"placements for zones that are no grids: {sorted(set(boards) - names)[:5]}")
+    for slot in s.boards:
+        name = lay.zone_text[slot]
+        placed = boards.get(name, [])
+        ids = [x.piece for x in placed]
+        if sorted(ids) != sorted(p.id for p in s.zones[slot]):
+            raise _fail(f"the placements of grid {name!r} do not match the pieces in it")
+        try:
+            levels = rebuild(s, slot, [(s.pieces[x.piece], x.cells) for x in placed])
+        except (ValueError, TypeError) as exc:
+            raise _fail(f"grid {name!r}: {exc}") from None
+        if levels != [x.level for x in placed]:
+            raise _fail(f"grid {name!r}: saved levels {[x.level for x in placed]} do not follow from the placements")
