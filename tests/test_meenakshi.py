@@ -384,6 +384,22 @@ def test_mk_t1_storehouse_capacity() -> None:
     assert len(game.zone("supply", "yellow")) == before - 1
 
 
+def test_mk_t1_variant_b_the_player_chooses_which_statue_to_keep() -> None:
+    # Room for one statue; the row's bonus (2 yellow) and a development card (dev7: on
+    # Construction, a patron statue of choice) are both due. The order of the two actions is
+    # the player's choice of which statue to keep.
+    def fill(base: boardkit.Game) -> list[Move]:
+        return [("dev7", "dev[0,d1]"), *[("blue", "storehouse[0]")] * (capacity(base, 0) - 1)]
+
+    game = arrange(face=C24, first=0, moves=fill)
+    play(game, spot(game, "construction yellow +2 yellow"), "bonus", "develop", "dev7")
+    assert storehouse(game, 0)["yellow"] == 1 and game.prompt == "next action"
+    game = arrange(face=C24, first=0, moves=fill)
+    play(game, spot(game, "construction yellow +2 yellow"), "develop", "dev7", "red", "bonus")
+    assert storehouse(game, 0)["red"] == 1 and storehouse(game, 0)["yellow"] == 0
+    assert len(game.zone("storehouse", 0)) == capacity(game, 0)
+
+
 def test_mk_t1_variant_a_shiva_with_a_full_storehouse() -> None:
     def fill(base: boardkit.Game) -> list[Move]:
         return [("blue", "storehouse[0]")] * capacity(base, 0)
@@ -735,9 +751,14 @@ def test_mk_t9_final_storehouse_scoring() -> None:
         return [*[("green", "storehouse[0]")] * 5, (deck[-1], "store_cards[0]"), (deck[-2], "store_cards[0]")]
 
     game = arrange(face=C24, first=0, moves=setup, vars=end_now(), options={"objectives": False})
-    finish(game)
-    parts = game.var("final", 0)
-    assert parts[1] == 2 and parts[0] == len(game.zone("storehouse", 0)) // 2
+    # The last round: player 0 gains nothing (gifts with nothing to receive).
+    play(game, spot(game, "gifts"), "main", "done")
+    play(game, spot(game, "any action"), "main", "gifts", "done")
+    play(game, spot(game, "any action"), "main", "gifts", "done")
+    play(game, spot(game, "upgrade"), "main", "develop")
+    play(game, legal(game)[0], "done")
+    assert game.is_over
+    assert game.var("final", 0)[:2] == [2, 2]  # 5 statues: +2; 2 storehouse cards: +2
 
 
 @pytest.mark.parametrize(("hand", "points"), [(["A", "A", "C", "D", "E", "E"], 10), (["A", "B", "C", "D", "E"], 15),

@@ -481,12 +481,16 @@ def _joining(s: Any, slot: int, start: str, piece: Any, spots: list) -> list[lis
     k = board.shown[start]
     comp = s.game.components[piece.type]
     fixed = piece_parts(s, piece, 0) if comp.parts is not None else None
+    # A piece cell in the region shows the region's value, unless the piece covers `start`.
+    shows_k = fixed is None or k in fixed
     out = []
     for cs in spots:
         parts = fixed if fixed is not None else (piece,) * len(cs)
         if len(parts) != len(cs):
             msg = f"{piece.label!r} covers {len(parts)} cells, not {len(cs)}: {cs!r}"
             raise ValueError(msg)
+        if not shows_k and start not in cs:
+            continue
         if any(c in area for c in cs):
             if _joins_after(board, start, cs, parts):
                 out.append(cs)
@@ -501,11 +505,7 @@ def _joins_after(board: Board, start: str, cs: Any, parts: tuple) -> bool:
     """Whether, with parts shown on cs, the region holding start reaches a cell of cs."""
     over = dict(zip(cs, parts))
     shown = board.shown
-
-    def key(c: str) -> Any:
-        return over[c] if c in over else shown.get(c)
-
-    k = key(start)
+    k = over[start] if start in over else shown.get(start)
     if k is None:
         return False
     adj = board.geo.adj
@@ -516,7 +516,10 @@ def _joins_after(board: Board, start: str, cs: Any, parts: tuple) -> bool:
         if x in over:
             return True
         for n in adj[x]:
-            if n not in seen and (n in over or n in shown) and key(n) == k:
+            if n in seen:
+                continue
+            v = over[n] if n in over else shown.get(n)
+            if v == k and v is not None:
                 seen.add(n)
                 todo.append(n)
     return False
