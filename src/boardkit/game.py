@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -14,6 +15,9 @@ from boardkit.state import Layout, State, key_text
 
 if TYPE_CHECKING:
     from boardkit.ruleset import Ruleset
+
+
+UNDO_KEPT = 64
 
 
 @attrs.frozen
@@ -40,7 +44,8 @@ class Game:
         self.options = dict(options)
         self.position = position
         self.history = history
-        self._undo: list[tuple] = []
+        # Recent decision points, for a quick undo; older ones are rebuilt by replaying history.
+        self._undo: collections.deque[tuple] = collections.deque(maxlen=UNDO_KEPT)
         self._legal: list[Move] | None = None
 
     # Reading.

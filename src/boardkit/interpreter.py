@@ -23,6 +23,7 @@ DECISION, TURN_DONE, OVER = range(3)
 STEP_LIMIT = 1_000_000
 PROBE_DEPTH = 64
 CALL_DEPTH = 200
+TRIAL_LIMIT = 200_000
 _RUNTIME_ERRORS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError, RecursionError)
 
 
@@ -32,6 +33,7 @@ class Interpreter:
     def __init__(self, game: GameDef) -> None:
         self.game = game
         self.procs = game.procs
+        self._trials_left = TRIAL_LIMIT
 
     def run(self, s: State, probe: bool = False) -> int:
         """Executes until a decision, the end of the game, or (when probing) the end of the turn."""
@@ -197,6 +199,7 @@ class Interpreter:
         if not self.needs_probe(s):
             return plain or fallback
         chooser = self.chooser(s)
+        self._trials_left = TRIAL_LIMIT
         # Trials are not part of the game: their events go nowhere.
         events, s.events = s.events, _NO_EVENTS
         try:
@@ -208,6 +211,11 @@ class Interpreter:
 
     def _try(self, s: State, snap: tuple, option: Any, chooser: int, depth: int) -> bool:
         """Whether the turn can be completed after `option`; leaves `s` as `snap` holds it."""
+        self._trials_left -= 1
+        if self._trials_left < 0:
+            frame = s.frames[-1]
+            msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
+            raise RuleRuntimeError(msg, self.procs[frame[0]].spans[frame[1]])
         try:
             self.apply(s, option, chooser, None)
             return self._completable(s, chooser, depth)
