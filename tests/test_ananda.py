@@ -569,3 +569,37 @@ def test_a_covered_piece_cannot_leave_the_grid() -> None:
     rules = boardkit.parse_ruleset(GRID_GAME % body, filename="grid.bk")
     with pytest.raises(boardkit.BoardkitError, match="cannot leave the grid"):
         rules.new_game()
+
+
+def test_the_grid_reference_values() -> None:
+    """The values docs/reference/grid.md shows after three placements on a 4 x 3 grid."""
+    text = """
+game "Grid values"
+players 2
+enum Colour { red, blue }
+component Tile { a: Colour, b: Colour } label text(.a) + "-" + text(.b) parts [.a, .b]
+zone box: stack, public
+zone board: grid(4, 3), public
+var out = []
+setup {
+  create 2 Tile(a: red, b: blue) into box
+  create 1 Tile(a: blue, b: blue) into box
+}
+play {
+  let t1 = first(box)
+  place t1 on board at ["0,0", "1,0"]
+  let t2 = first(box)
+  place t2 on board at ["2,0", "3,0"]
+  let t3 = first(box)
+  place t3 on board at ["1,0", "2,0"]
+  set out = [occupied(board), stack(board, "1,0") == [t3, t1], top(board, "2,0") == t3, level(board, "2,0"),
+             level(board, t1), cells(board, t3), part(board, "0,0"), part(board, "1,0"),
+             tops(board, ["0,0", "1,0"]) == [t1, t3], regions(board), region(board, "3,0"),
+             joining(board, "0,0", t1, [["0,1", "1,1"], ["1,1", "0,1"]])]
+  end game "done"
+}
+"""
+    game = boardkit.parse_ruleset(text, filename="values.bk").new_game()
+    assert game.var("out") == [
+        ["0,0", "1,0", "2,0", "3,0"], True, True, 2, 1, ["1,0", "2,0"], "red", "blue", True,
+        [["0,0"], ["1,0", "2,0", "3,0"]], ["1,0", "2,0", "3,0"], [["0,1", "1,1"]]]

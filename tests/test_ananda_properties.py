@@ -22,6 +22,27 @@ players_ = st.sampled_from([2, 3, 4])
 options_ = st.fixed_dictionaries({"size": st.sampled_from([8, 10, 12]), "stall_end": st.booleans()})
 
 
+def shown(temple: list[dict]) -> dict[str, str]:
+    """The colour on top of each occupied cell, from the temple's pieces (lowest first)."""
+    out = {}
+    for t in temple:
+        for c, colour in zip(t["cells"], (t["a"], t["b"])):
+            out[c] = colour
+    return out
+
+
+def area(colours: dict[str, str], start: str) -> set[str]:
+    """The cells connected to start through orthogonal neighbours of its colour."""
+    seen, todo = {start}, [start]
+    while todo:
+        x, y = map(int, todo.pop().split(","))
+        for n in (f"{x - 1},{y}", f"{x + 1},{y}", f"{x},{y - 1}", f"{x},{y + 1}"):
+            if n not in seen and colours.get(n) == colours[start]:
+                seen.add(n)
+                todo.append(n)
+    return seen
+
+
 class Tracker:
     """Checks invariants I-AN-1 to I-AN-18 (those a state shows) after every decision."""
 
@@ -32,6 +53,7 @@ class Tracker:
         self.karma = [0] * n
         self.supply = len(game.zone("supply"))
         self.events = len(game.events)
+        self.built_before = False
         self.check()
 
     def check(self) -> None:
@@ -85,17 +107,46 @@ class Tracker:
         assert supply <= self.supply
         self.supply = supply
 
-    def before_move(self) -> None:
-        self.monks = {m["cells"][0] for m in self.game.zone("figures")}
+    def before_move(self, move: str) -> None:
+        g = self.game
+        self.monks = {m["cells"][0] for m in g.zone("figures")}
+        self.mover = g.to_move
+        if g.prompt == "cell for your monk":
+            # I-AN-13: the area holds no monk (the own one stands on its start area).
+            assert not area(shown(g.zone("temple")), move) & self.monks
 
     def after_move(self) -> None:
-        # No tile goes onto a cell that held a monk (the own one included).
-        events = self.game.events[self.events:]
-        self.events = len(self.game.events)
+        g = self.game
+        events = g.events[self.events:]
+        self.events = len(g.events)
+        colours = shown(g.zone("temple"))
+        mine = [m["cells"][0] for m in g.zone("figures") if m["owner"] == self.mover]
         for e in events:
             if type(e).__name__ == "Placed" and e.dest == "temple":
+                # I-AN-11: no tile goes onto a cell that held a monk (the own one included).
                 assert not set(e.cells) & self.monks
+                # I-AN-16: the placed tile has a cell in the monk's area right after.
+                assert set(e.cells) & area(colours, mine[0])
+            if type(e).__name__ == "Moved" and e.dest == f"karma[{self.mover}]":
+                # I-AN-8: every card played has the area's colour.
+                colour = colours[mine[0]]
+                assert all(g.rules and self.card_colour(i) == colour for i in e.pieces)
+        # I-AN-6: after a turn with phase 5, hand >= rack or the draw pile is empty.
+        started = [i for i, e in enumerate(events) if type(e).__name__ == "TurnStarted"]
+        for i, e in enumerate(events):
+            if type(e).__name__ == "TurnEnded" and not any(events[j].player == e.player for j in started if j > i):
+                turn = [x for x in events[:i] if type(x).__name__ == "TurnStarted"]
+                since = events[events.index(turn[-1]):i] if turn else events[:i]
+                if any(type(x).__name__ == "Placed" and x.dest == "temple" for x in since) or (
+                        not turn and self.built_before):
+                    p = e.player
+                    hand, rack = len(g.zone("hand", p)), len(g.zone("rack", p))
+                    assert hand >= rack or not g.zone("deck", p)
+        self.built_before = g.var("built") > 0
         self.check()
+
+    def card_colour(self, piece_id: int) -> str:
+        return self.game._s.pieces[piece_id].attrs["colour"]
 
 
 def play_out(game: boardkit.Game, script: Script, tracker: Tracker | None = None) -> list[str]:
@@ -106,7 +157,7 @@ def play_out(game: boardkit.Game, script: Script, tracker: Tracker | None = None
         assert legal
         move = pick(legal)
         if tracker:
-            tracker.before_move()
+            tracker.before_move(move.label)
         game.play(move)
         moves.append(move.label)
         if tracker:

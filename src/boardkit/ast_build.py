@@ -11,10 +11,27 @@ from boardkit import ast
 from boardkit.source import Span
 
 
-def _span(filename: str, meta: Any) -> Span:
-    if getattr(meta, "empty", True):
+def _ends(x: Any) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Where a child of a rule starts and ends: a token, an AST node, or a sequence of them."""
+    if isinstance(x, Token):
+        return (x.line, x.column), (x.end_line or x.line, x.end_column or x.column + len(x))
+    span = getattr(x, "span", None)
+    if span is not None:
+        return (span.line, span.column), (span.end_line or span.line, span.end_column or span.column)
+    if isinstance(x, (tuple, list)):
+        found = [e for e in map(_ends, x) if e is not None]
+        if found:
+            return found[0][0], found[-1][1]
+    return None
+
+
+def _span(filename: str, children: Any) -> Span:
+    """A rule's span from its children's positions (lark's propagate_positions costs more)."""
+    ends = _ends(children)
+    if ends is None:
         return Span(filename, 1, 1)
-    return Span(filename, meta.line, meta.column, meta.end_line, meta.end_column)
+    (line, column), (end_line, end_column) = ends
+    return Span(filename, line, column, end_line, end_column)
 
 
 def _tok_span(filename: str, tok: Token) -> Span:
@@ -31,22 +48,22 @@ class _Builder(Transformer):
         super().__init__()
         self.filename = filename
 
-    def _s(self, meta: Any) -> Span:
-        return _span(self.filename, meta)
+    def _s(self, children: Any) -> Span:
+        return _span(self.filename, children)
 
     # Declarations.
     def start(self, meta, items):
-        return ast.RuleFile(span=self._s(meta), items=tuple(items))
+        return ast.RuleFile(span=self._s(items), items=tuple(items))
 
     def game_decl(self, meta, c):
-        return ast.GameDecl(span=self._s(meta), title=_string(c[0]))
+        return ast.GameDecl(span=self._s(c), title=_string(c[0]))
 
     def players_decl(self, meta, c):
         low = int(c[0])
-        return ast.PlayersDecl(span=self._s(meta), low=low, high=int(c[1]) if len(c) > 1 else low)
+        return ast.PlayersDecl(span=self._s(c), low=low, high=int(c[1]) if len(c) > 1 else low)
 
     def extends_decl(self, meta, c):
-        return ast.Extends(span=self._s(meta), target=_string(c[0]))
+        return ast.Extends(span=self._s(c), target=_string(c[0]))
 
     def name_list(self, meta, c):
         return tuple((str(t), _tok_span(self.filename, t)) for t in c)
@@ -130,33 +147,33 @@ class _Builder(Transformer):
         return ast.ProcDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), params=params, body=c[-1])
 
     def setup_decl(self, meta, c):
-        return ast.ProcDecl(span=self._s(meta), name="setup", params=(), body=c[0])
+        return ast.ProcDecl(span=_tok_span(self.filename, c[0]), name="setup", params=(), body=c[1])
 
     def play_decl(self, meta, c):
-        return ast.ProcDecl(span=self._s(meta), name="play", params=(), body=c[0])
+        return ast.ProcDecl(span=_tok_span(self.filename, c[0]), name="play", params=(), body=c[1])
 
     def score_decl(self, meta, c):
-        return ast.Score(span=self._s(meta), kind="score", param=str(c[0]), expr=c[1])
+        return ast.Score(span=self._s(c), kind="score", param=str(c[0]), expr=c[1])
 
     def tiebreak_decl(self, meta, c):
-        return ast.Score(span=self._s(meta), kind="tiebreak", param=str(c[0]), expr=c[1])
+        return ast.Score(span=self._s(c), kind="tiebreak", param=str(c[0]), expr=c[1])
 
     # Statements.
     def block(self, meta, c):
         return tuple(c)
 
     def let_stmt(self, meta, c):
-        return ast.Let(span=self._s(meta), name=str(c[0]), value=c[1])
+        return ast.Let(span=self._s(c), name=str(c[0]), value=c[1])
 
     def target(self, meta, c):
-        return (str(c[0]), tuple(c[1]) if len(c) > 1 else None)
+        return (str(c[0]), tuple(c[1]) if len(c) > 1 else None, c[0])
 
     def assign_op(self, meta, c):
         return str(c[0])
 
     def set_stmt(self, meta, c):
-        (name, index), op, value = c
-        return ast.Set(span=self._s(meta), name=name, index=index, op=op, value=value)
+        (name, index, token), op, value = c
+        return ast.Set(span=self._s([token, value]), name=name, index=index, op=op, value=value)
 
     def elif_clause(self, meta, c):
         return (c[0], c[1])
@@ -172,19 +189,19 @@ class _Builder(Transformer):
                 other = x[1]
             else:
                 branches.append(x)
-        return ast.If(span=self._s(meta), branches=tuple(branches), other=other)
+        return ast.If(span=self._s(c), branches=tuple(branches), other=other)
 
     def for_stmt(self, meta, c):
-        return ast.For(span=self._s(meta), var=str(c[0]), iter=c[1], body=c[2])
+        return ast.For(span=self._s(c), var=str(c[0]), iter=c[1], body=c[2])
 
     def while_stmt(self, meta, c):
-        return ast.While(span=self._s(meta), cond=c[0], body=c[1])
+        return ast.While(span=self._s(c), cond=c[0], body=c[1])
 
     def repeat_stmt(self, meta, c):
-        return ast.Repeat(span=self._s(meta), count=c[0], body=c[1])
+        return ast.Repeat(span=self._s(c), count=c[0], body=c[1])
 
     def loop_stmt(self, meta, c):
-        return ast.Loop(span=self._s(meta), body=c[0])
+        return ast.Loop(span=self._s(c), body=c[0])
 
     def amount_all(self, meta, c):
         return None
@@ -203,10 +220,10 @@ class _Builder(Transformer):
 
     def move_stmt(self, meta, c):
         amount, pieces, (end, dest) = c
-        return ast.Move(span=self._s(meta), amount=amount, pieces=pieces, end=end, dest=dest)
+        return ast.Move(span=self._s(c), amount=amount, pieces=pieces, end=end, dest=dest)
 
     def shuffle_stmt(self, meta, c):
-        return ast.Shuffle(span=self._s(meta), zone=c[0])
+        return ast.Shuffle(span=self._s(c), zone=c[0])
 
     def kwarg(self, meta, c):
         return (str(c[0]), c[1], _tok_span(self.filename, c[0]))
@@ -218,7 +235,7 @@ class _Builder(Transformer):
         count, type_name, rest = c[0], c[1], list(c[2:])
         kwargs = rest.pop(0) if rest and isinstance(rest[0], tuple) else ()
         dest = rest.pop()
-        return ast.Create(span=self._s(meta), count=count, type=str(type_name), kwargs=kwargs,
+        return ast.Create(span=self._s(c), count=count, type=str(type_name), kwargs=kwargs,
                           fors=tuple(rest), dest=dest)
 
     def choose_by(self, meta, c):
@@ -234,7 +251,7 @@ class _Builder(Transformer):
         opts = {"by": None, "optional": None, "prompt": None}
         for key, value in c[2:]:
             opts[key] = value
-        return ast.Choose(span=self._s(meta), var=str(c[0]), domain=c[1], **opts)
+        return ast.Choose(span=self._s(c), var=str(c[0]), domain=c[1], **opts)
 
     def choose_by_branch(self, meta, c):
         return ("by", c[0])
@@ -258,56 +275,56 @@ class _Builder(Transformer):
         while c and isinstance(c[0], tuple):
             opts[c[0][0]] = c[0][1]
             c = c[1:]
-        return ast.ChooseBranch(span=self._s(meta), branches=tuple(c), **opts)
+        return ast.ChooseBranch(span=self._s(c), branches=tuple(c), **opts)
 
     def require_stmt(self, meta, c):
-        return ast.Require(span=self._s(meta), cond=c[0], message=_string(c[1]) if len(c) > 1 else None)
+        return ast.Require(span=self._s(c), cond=c[0], message=_string(c[1]) if len(c) > 1 else None)
 
     def end_stmt(self, meta, c):
-        return ast.EndGame(span=self._s(meta), reason=c[0])
+        return ast.EndGame(span=self._s(c), reason=c[0])
 
     def turn_stmt(self, meta, c):
-        return ast.Turn(span=self._s(meta), player=c[0], body=c[1])
+        return ast.Turn(span=self._s(c), player=c[0], body=c[1])
 
     def call_stmt(self, meta, c):
         return ast.CallStmt(span=_tok_span(self.filename, c[0]), name=str(c[0]), args=tuple(c[1]) if len(c) > 1 else ())
 
     def return_stmt(self, meta, c):
-        return ast.Return(span=self._s(meta))
+        return ast.Return(span=self._s(c))
 
     def break_stmt(self, meta, c):
-        return ast.Break(span=self._s(meta))
+        return ast.Break(span=self._s(c))
 
     def log_stmt(self, meta, c):
-        return ast.Log(span=self._s(meta), message=_string(c[0]), args=tuple(c[1:]))
+        return ast.Log(span=self._s(c), message=_string(c[0]), args=tuple(c[1:]))
 
     def peek_stmt(self, meta, c):
-        return ast.Peek(span=self._s(meta), pieces=c[0], player=c[1])
+        return ast.Peek(span=self._s(c), pieces=c[0], player=c[1])
 
     def reveal_stmt(self, meta, c):
-        return ast.Reveal(span=self._s(meta), pieces=c[0])
+        return ast.Reveal(span=self._s(c), pieces=c[0])
 
     def place_stmt(self, meta, c):
-        return ast.Place(span=self._s(meta), piece=c[0], zone=c[1], cells=c[2])
+        return ast.Place(span=self._s(c), piece=c[0], zone=c[1], cells=c[2])
 
     # Expressions.
     def args(self, meta, c):
         return tuple(c)
 
     def ternary(self, meta, c):
-        return ast.Ternary(span=self._s(meta), cond=c[0], then=c[1], other=c[2])
+        return ast.Ternary(span=self._s(c), cond=c[0], then=c[1], other=c[2])
 
     def or_(self, meta, c):
-        return c[0] if len(c) == 1 else ast.BoolOp(span=self._s(meta), op="or", values=tuple(c))
+        return c[0] if len(c) == 1 else ast.BoolOp(span=self._s(c), op="or", values=tuple(c))
 
     def and_(self, meta, c):
-        return c[0] if len(c) == 1 else ast.BoolOp(span=self._s(meta), op="and", values=tuple(c))
+        return c[0] if len(c) == 1 else ast.BoolOp(span=self._s(c), op="and", values=tuple(c))
 
     def not_(self, meta, c):
-        return ast.Unary(span=self._s(meta), op="not", operand=c[0])
+        return ast.Unary(span=self._s(c), op="not", operand=c[0])
 
     def where(self, meta, c):
-        return ast.Where(span=self._s(meta), coll=c[0], cond=c[1])
+        return ast.Where(span=self._s(c), coll=c[0], cond=c[1])
 
     def comp_op(self, meta, c):
         return " ".join(str(t) for t in c)
@@ -324,43 +341,43 @@ class _Builder(Transformer):
         left = c[0]
         parts = []
         for i in range(1, len(c), 2):
-            parts.append(ast.Binary(span=self._s(meta), op=c[i], left=left, right=c[i + 1]))
+            parts.append(ast.Binary(span=self._s(c), op=c[i], left=left, right=c[i + 1]))
             left = c[i + 1]
-        node = parts[0] if len(parts) == 1 else ast.BoolOp(span=self._s(meta), op="and", values=tuple(parts))
+        node = parts[0] if len(parts) == 1 else ast.BoolOp(span=self._s(c), op="and", values=tuple(parts))
         return node
 
     def arith(self, meta, c):
         node = c[0]
         for i in range(1, len(c), 2):
-            node = ast.Binary(span=self._s(meta), op=c[i], left=node, right=c[i + 1])
+            node = ast.Binary(span=self._s(c), op=c[i], left=node, right=c[i + 1])
         return node
 
     def neg(self, meta, c):
-        return ast.Unary(span=self._s(meta), op="-", operand=c[0])
+        return ast.Unary(span=self._s(c), op="-", operand=c[0])
 
     def attr(self, meta, c):
         return ast.Attr(span=_tok_span(self.filename, c[1]), obj=c[0], attr=str(c[1]))
 
     def index(self, meta, c):
-        return ast.Index(span=self._s(meta), obj=c[0], args=tuple(c[1]))
+        return ast.Index(span=self._s(c), obj=c[0], args=tuple(c[1]))
 
     def call(self, meta, c):
         return ast.Call(span=_tok_span(self.filename, c[0]), func=str(c[0]), args=tuple(c[1]) if len(c) > 1 else ())
 
     def int_(self, meta, c):
-        return ast.Num(span=self._s(meta), value=int(c[0]))
+        return ast.Num(span=self._s(c), value=int(c[0]))
 
     def string(self, meta, c):
-        return ast.Str(span=self._s(meta), value=_string(c[0]))
+        return ast.Str(span=self._s(c), value=_string(c[0]))
 
     def true(self, meta, c):
-        return ast.Bool(span=self._s(meta), value=True)
+        return ast.Bool(span=self._s(c), value=True)
 
     def false(self, meta, c):
-        return ast.Bool(span=self._s(meta), value=False)
+        return ast.Bool(span=self._s(c), value=False)
 
     def none(self, meta, c):
-        return ast.NoneLit(span=self._s(meta))
+        return ast.NoneLit(span=self._s(c))
 
     def name(self, meta, c):
         return ast.Name(span=_tok_span(self.filename, c[0]), name=str(c[0]))
@@ -369,16 +386,16 @@ class _Builder(Transformer):
         return ast.ItAttr(span=_tok_span(self.filename, c[0]), attr=str(c[0]))
 
     def it(self, meta, c):
-        return ast.It(span=self._s(meta))
+        return ast.It(span=self._s(c))
 
     def list_(self, meta, c):
-        return ast.ListLit(span=self._s(meta), items=tuple(c[0]) if c else ())
+        return ast.ListLit(span=self._s(c), items=tuple(c[0]) if c else ())
 
     def comp_for(self, meta, c):
-        return ast.CompFor(span=self._s(meta), var=str(c[0]), iter=c[1], cond=c[2] if len(c) > 2 else None)
+        return ast.CompFor(span=self._s(c), var=str(c[0]), iter=c[1], cond=c[2] if len(c) > 2 else None)
 
     def listcomp(self, meta, c):
-        return ast.ListComp(span=self._s(meta), elt=c[0], fors=tuple(c[1:]))
+        return ast.ListComp(span=self._s(c), elt=c[0], fors=tuple(c[1:]))
 
 
 def build(tree: lark.Tree, filename: str) -> ast.RuleFile:

@@ -20,7 +20,7 @@ _TOKEN_NAMES = {
 @functools.cache
 def _parser() -> lark.Lark:
     return lark.Lark.open_from_package(
-        "boardkit", "boardkit.lark", ("grammar",), parser="lalr", propagate_positions=True,
+        "boardkit", "boardkit.lark", ("grammar",), parser="lalr",
         maybe_placeholders=False, cache=True,
     )
 
