@@ -111,6 +111,7 @@ class Tracker:
         g = self.game
         self.monks = {m["cells"][0] for m in g.zone("figures")}
         self.mover = g.to_move
+        self.karma_before = Counter(c["label"] for c in g.zone("karma", self.mover))
         if g.prompt == "cell for your monk":
             # I-AN-13: the area holds no monk (the own one stands on its start area).
             assert not area(shown(g.zone("temple")), move) & self.monks
@@ -120,33 +121,29 @@ class Tracker:
         events = g.events[self.events:]
         self.events = len(g.events)
         colours = shown(g.zone("temple"))
-        mine = [m["cells"][0] for m in g.zone("figures") if m["owner"] == self.mover]
+        home = [m["cells"][0] for m in g.zone("figures") if m["owner"] == self.mover]
         for e in events:
             if type(e).__name__ == "Placed" and e.dest == "temple":
                 # I-AN-11: no tile goes onto a cell that held a monk (the own one included).
                 assert not set(e.cells) & self.monks
                 # I-AN-16: the placed tile has a cell in the monk's area right after.
-                assert set(e.cells) & area(colours, mine[0])
-            if type(e).__name__ == "Moved" and e.dest == f"karma[{self.mover}]":
-                # I-AN-8: every card played has the area's colour.
-                colour = colours[mine[0]]
-                assert all(g.rules and self.card_colour(i) == colour for i in e.pieces)
-        # I-AN-6: after a turn with phase 5, hand >= rack or the draw pile is empty.
-        started = [i for i, e in enumerate(events) if type(e).__name__ == "TurnStarted"]
+                assert set(e.cells) & area(colours, home[0])
+        # I-AN-8: every card played has the area's colour.
+        played = Counter(c["label"] for c in g.zone("karma", self.mover)) - self.karma_before
+        assert all(label.split()[0] == colours[home[0]] for label in played)
+        # I-AN-6: after a turn that built (so phase 5 ran), hand >= rack or no draw pile left.
+        names = [type(e).__name__ for e in events]
         for i, e in enumerate(events):
-            if type(e).__name__ == "TurnEnded" and not any(events[j].player == e.player for j in started if j > i):
-                turn = [x for x in events[:i] if type(x).__name__ == "TurnStarted"]
-                since = events[events.index(turn[-1]):i] if turn else events[:i]
-                if any(type(x).__name__ == "Placed" and x.dest == "temple" for x in since) or (
-                        not turn and self.built_before):
-                    p = e.player
-                    hand, rack = len(g.zone("hand", p)), len(g.zone("rack", p))
-                    assert hand >= rack or not g.zone("deck", p)
+            if names[i] != "TurnEnded" or any(
+                    names[j] == "TurnStarted" and events[j].player == e.player for j in range(i, len(events))):
+                continue
+            begun = max((j for j in range(i) if names[j] == "TurnStarted"), default=None)
+            built = any(names[j] == "Placed" and events[j].dest == "temple" for j in range(begun or 0, i))
+            if built or (begun is None and self.built_before):
+                hand, rack = len(g.zone("hand", e.player)), len(g.zone("rack", e.player))
+                assert hand >= rack or not g.zone("deck", e.player)
         self.built_before = g.var("built") > 0
         self.check()
-
-    def card_colour(self, piece_id: int) -> str:
-        return self.game._s.pieces[piece_id].attrs["colour"]
 
 
 def play_out(game: boardkit.Game, script: Script, tracker: Tracker | None = None) -> list[str]:

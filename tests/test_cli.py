@@ -294,23 +294,7 @@ def test_check_accepts_bundled_names(capsys: pytest.CaptureFixture[str]) -> None
     assert "ok mandala" in capsys.readouterr().out
 
 
-RUNAWAY = """\
-game "Runaway"
-players 2
-var n = 0
-play {
-  turn 0 {
-    choose c from [1, 2, 3]
-    if c == 3 {
-      loop {
-        set n += 1
-      }
-    }
-  }
-  end game "done"
-}
-score p = n
-"""
+RUNAWAY = (Path(__file__).parent / "rules" / "runaway.bk").read_text(encoding="utf-8")
 
 
 def test_a_runtime_rule_error_names_the_game(

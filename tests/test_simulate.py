@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -238,23 +239,7 @@ def test_mandala_win_rates_sum_to_one() -> None:
 
 # The third option sends the rules into a loop that never decides; which games take it
 # depends on the agents' seeds.
-TRAP = """
-game "Trap"
-players 2
-var n = 0
-play {
-  turn 0 {
-    choose c from [1, 2, 3]
-    if c == 3 {
-      loop {
-        set n += 1
-      }
-    }
-  }
-  end game "done"
-}
-score p = n
-"""
+TRAP = (Path(__file__).parent / "rules" / "runaway.bk").read_text(encoding="utf-8")
 
 
 def test_a_runaway_ruleset_reports_the_first_failing_game_whatever_the_jobs() -> None:
