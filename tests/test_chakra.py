@@ -239,8 +239,24 @@ def test_the_round_is_completed(rules: boardkit.Ruleset, trigger: int, turns_aft
         assert not game.is_over
         meditate(game)
     assert game.is_over
-    assert game.end_reason == "five chakras harmonized"
+    assert game.end_reason == "5 chakras harmonized"
     assert _turns(game) == {0: 7, 1: 7, 2: 7}
+
+
+def test_the_short_game_ends_at_four_chakras(rules: boardkit.Ruleset) -> None:
+    # The same fourth-chakra situation ends the short variant's game, but not the base game.
+    three = {(1, c): full(c) for c in ["red", "orange", "yellow"]}
+    for name, over in (("chakra_short", True), ("chakra", False)):
+        variant = boardkit.load_ruleset(name)
+        game = start(variant, players=3, chakras={**three, (1, "purple"): ["purple", "purple"]},
+                     maya={"f1": ["purple", "lightblue", "green"], "f2": [], "f3": []})
+        meditate(game)
+        play(game, "receive", "f1", "purple", "purple")
+        assert harmonized(game, 1) == ["red", "orange", "yellow", "purple"]
+        meditate(game)
+        assert game.is_over is over
+        if over:
+            assert game.end_reason == "4 chakras harmonized"
 
 
 # CH-T8: meditate.
