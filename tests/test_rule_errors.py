@@ -36,6 +36,10 @@ MUST_SAY = {
     "syntax_bad_character": "'@'",
     "syntax_unclosed_block": "end of file",
     "missing_play": "play",
+    "cannot_set_unknown": "did you mean 'score'?",
+    "unknown_function": "did you mean 'size'?",
+    "unknown_attribute_type": "did you mean 'Colour'?",
+    "grid_with_another_kind": "cannot also be a pile",
 }
 
 

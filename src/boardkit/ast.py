@@ -353,7 +353,7 @@ class ZoneDecl:
     span: Span
     name: str
     dims: tuple  # of (name, span)
-    kind: str
+    kind: str | None  # None when not written: a pile, or the grid's own kind
     visibility: str
     capacity: Any
     grid: Any = None  # (width, height) expressions of a `grid(w, h)` zone

@@ -116,7 +116,8 @@ class _Builder(Transformer):
         dims: tuple = ()
         if rest and isinstance(rest[0], tuple) and rest[0] and isinstance(rest[0][0], tuple):
             dims, rest = rest[0], rest[1:]
-        props = {"kind": "pile", "visibility": "public", "capacity": None}
+        # kind stays None unless written, so that a grid with an explicit second kind is caught.
+        props = {"kind": None, "visibility": "public", "capacity": None}
         for key, value in rest:
             props[key] = value
         return ast.ZoneDecl(span=_tok_span(self.filename, name), name=str(name), dims=dims, **props)

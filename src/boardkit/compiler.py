@@ -221,8 +221,8 @@ class Compiler:
         capacity = self.ex.compile(z.capacity, set()) if z.capacity is not None else None
         dims = tuple(d for d, _ in z.dims)
         if z.grid is None:
-            return ZoneDef(z.name, dims, z.kind, z.visibility, capacity, z.span)
-        if z.kind != "pile":
+            return ZoneDef(z.name, dims, z.kind or "pile", z.visibility, capacity, z.span)
+        if z.kind is not None:
             self.error(z.span, f"zone {z.name!r} is a grid: 'grid(w, h)' is its kind, so it cannot also be a {z.kind}")
         size = (self.ex.compile(z.grid[0], set()), self.ex.compile(z.grid[1], set()))
         return ZoneDef(z.name, dims, "grid", z.visibility, capacity, z.span, size)
