@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from boardkit.errors import Horizon
 from boardkit.grid import GRID_BUILTINS
 from boardkit.listops import LIST_BUILTINS
 from boardkit.ordering import ORDER_BUILTINS
@@ -58,6 +59,8 @@ def _next(state: Any, p: int, k: int = 1) -> int:
 
 
 def _random(state: Any, xs: list) -> Any:
+    if state.probing is not None:
+        raise Horizon
     if not xs:
         msg = "random() of an empty list"
         raise ValueError(msg)

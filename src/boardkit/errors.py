@@ -62,6 +62,12 @@ class DeadEnd(Exception):  # noqa: N818 - not an error of the caller: a path the
     """
 
 
+class Horizon(Exception):  # noqa: N818 - a signal to the look-ahead, never seen by callers
+    """Look-ahead reached an outcome the chooser cannot know yet (a hidden piece drawn, a
+    random pick): it must stop there, or the options offered would give that outcome away.
+    """
+
+
 class IllegalMove(BoardkitError, ValueError):
     """A move that is not offered now; the game is left unchanged."""
 

@@ -91,7 +91,7 @@ class Game:
                 options = interp.legal_options(s)
             except DeadEnd as exc:
                 raise RuleRuntimeError(f"a rule failed while listing moves: {exc}") from None
-            self._legal = [Move(interp.option_label(s, o), player, o) for o in options]
+            self._legal = [Move(label, player, o) for label, o in zip(interp.option_labels(s, options), options)]
             if not self._legal:
                 msg = f"player {player} has no legal option at {self.prompt!r}; the rules need a way out (an 'otherwise' option)"
                 span = interp.procs[s.frames[-1][0]].spans[s.frames[-1][1]]

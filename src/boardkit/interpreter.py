@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardkit.errors import DeadEnd, RuleRuntimeError
+from boardkit.errors import DeadEnd, Horizon, RuleRuntimeError
 from boardkit.events import Chose, TurnEnded, TurnStarted
 from boardkit.model import (
     BRANCH, CALL, CHOOSE, END, EXEC, ITER_INIT, ITER_NEXT, JUMP, JUMP_IF_NOT, REQUIRE, RETURN,
@@ -152,7 +152,7 @@ class Interpreter:
         values = info.domain(s, L)
         skip = [SKIP] if info.optional is not None else []
         if values and isinstance(values[0], (Piece, list)):
-            return _distinct_options(values) + skip, []
+            return _distinct_options(values, s.loc) + skip, []
         return list(dict.fromkeys(values)) + skip, []
 
     def option_label(self, s: State, option: Any) -> str:
@@ -163,6 +163,22 @@ class Interpreter:
         if option is SKIP:
             return ins[1].optional
         return label_of(option)
+
+    def option_labels(self, s: State, options: list[Any]) -> list[str]:
+        """Labels of the options, made unique: a piece whose label another option shares is
+        named with its zone ("red from hand[0]"), and any still alike are numbered ("#2")."""
+        labels = [self.option_label(s, o) for o in options]
+        if len(set(labels)) == len(labels):
+            return labels
+        text = s.layout.zone_text
+        labels = [f"{lab} from {text[s.loc[o.id]]}" if isinstance(o, Piece) and labels.count(lab) > 1 else lab
+                  for lab, o in zip(labels, options)]
+        seen: dict[str, int] = {}
+        out = []
+        for lab in labels:
+            seen[lab] = seen.get(lab, 0) + 1
+            out.append(lab if labels.count(lab) == 1 else f"{lab} #{seen[lab]}")
+        return out
 
     def prompt(self, s: State) -> str:
         frame = s.frames[-1]
@@ -202,12 +218,14 @@ class Interpreter:
         self._trials_left = TRIAL_LIMIT
         # Trials are not part of the game: their events go nowhere.
         events, s.events = s.events, _NO_EVENTS
+        s.probing = chooser
         try:
             snap = s.snapshot()
             legal = [o for o in plain if self._try(s, snap, o, chooser, 0)]
             return legal or [o for o in fallback if self._try(s, snap, o, chooser, 0)]
         finally:
             s.events = events
+            s.probing = None
 
     def _try(self, s: State, snap: tuple, option: Any, chooser: int, depth: int) -> bool:
         """Whether the turn can be completed after `option`; leaves `s` as `snap` holds it."""
@@ -221,6 +239,8 @@ class Interpreter:
             return self._completable(s, chooser, depth)
         except DeadEnd:
             return False
+        except Horizon:
+            return True
         finally:
             s.restore(snap)
 
@@ -257,11 +277,12 @@ class _Skip:
 SKIP = _Skip()
 
 
-def _distinct_options(values: list) -> list:
-    """Interchangeable pieces (same type and attributes) make one option; lists compare by value."""
+def _distinct_options(values: list, loc: list[int]) -> list:
+    """Interchangeable pieces (same type and attributes, same zone) make one option; lists of
+    pieces compare by identity."""
     out, seen = [], set()
     for v in values:
-        key = (v.type, tuple(v.attrs.items())) if isinstance(v, Piece) else repr(v)
+        key = (v.type, tuple(v.attrs.items()), loc[v.id]) if isinstance(v, Piece) else repr(v)
         if key not in seen:
             seen.add(key)
             out.append(v)

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from boardkit import grid
-from boardkit.errors import DeadEnd, RuleRuntimeError
+from boardkit.errors import DeadEnd, Horizon, RuleRuntimeError
 from boardkit.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
 from boardkit.model import GameDef
 from boardkit.pieces import Piece, label_of
@@ -72,6 +72,8 @@ class State:
         self.end_reason: str | None = None
         self.turn_player: int | None = None
         self.turn_count = 0
+        # The player whose options look-ahead is trying, or None in play (see `Horizon`).
+        self.probing: int | None = None
         # Knowledge of hidden pieces: piece id -> bit mask of the players who have seen it.
         # Replaced, never changed in place, so that snapshots share it (docs/reference/knowledge.md).
         self.known: dict[int, int] = {}
@@ -92,6 +94,7 @@ class State:
     def move(self, chosen: list[Piece], dest: int, end: str | None) -> None:
         if not chosen:
             return
+        reveals = self.probing is not None and self._unknown_to(self.probing, chosen)
         if self.boards:
             grid.leave(self, chosen, dest)
         zones, loc = self.zones, self.loc
@@ -127,6 +130,20 @@ class State:
         text = self.layout.zone_text
         for src, ids in by_source.items():
             self.events.append(Moved(tuple(ids), text[src], text[dest]))
+        if reveals:
+            raise Horizon
+
+    def _unknown_to(self, player: int, pieces: list[Piece]) -> bool:
+        """Whether `player` would learn something new from where `pieces` go."""
+        lay, loc, known = self.layout, self.loc, self.known
+        for p in pieces:
+            slot = loc[p.id]
+            visibility = lay.zone_defs[slot].visibility
+            if visibility == "public" or (visibility == "owner" and lay.zone_owner[slot] == player):
+                continue
+            if not known.get(p.id, 0) >> player & 1:
+                return True
+        return False
 
     def shuffle(self, slot: int) -> None:
         shuffled = list(self.zones[slot])
