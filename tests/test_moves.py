@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import boardkit
 
 PICK_GAME = """
@@ -93,3 +95,72 @@ def test_a_failure_before_anything_hidden_happens_still_drops_the_option() -> No
                                    filename="draw.bk")
     game = rules.new_game(players=2)
     assert [m.label for m in game.legal_moves()] == ["roll"]
+
+
+FAULTY = """
+game "Faulty"
+players 2
+zone pot: pile, public
+var n = 0
+setup {
+  SETUP
+}
+play {
+  turn 0 {
+    choose x from [1, 2] by BY prompt "number"
+    set n = x
+  }
+  end game "done"
+}
+score p = SCORE
+"""
+
+
+def faulty(setup: str = "set n = 0", by: str = "0", score: str = "n") -> boardkit.Ruleset:
+    text = FAULTY.replace("SETUP", setup).replace("BY", by).replace("SCORE", score)
+    return boardkit.parse_ruleset(text, filename="faulty.bk")
+
+
+@pytest.mark.parametrize(("rules", "where", "message"), [
+    (dict(setup='require n > 0 "n must be positive"'), "faulty.bk:7:11", "a rule failed in setup"),
+    (dict(setup='end game "too soon"'), None, "setup ended the game (too soon)"),
+    (dict(by="last([q for q in players if q > 5])"), "faulty.bk:11:", "IndexError"),
+])
+def test_a_misbehaving_rule_is_a_located_runtime_error_before_the_first_move(rules: dict, where: str | None,
+                                                                    message: str) -> None:
+    with pytest.raises(boardkit.RuleRuntimeError) as err:
+        faulty(**rules).new_game().legal_moves()
+    assert message in str(err.value)
+    if where is not None:
+        assert where in str(err.value)
+
+
+def test_a_score_that_fails_is_a_located_runtime_error() -> None:
+    game = faulty(score="10 / (n - 1)").new_game()
+    game.play("1")
+    with pytest.raises(boardkit.RuleRuntimeError, match=r"faulty\.bk:16:7: ZeroDivisionError"):
+        game.scores()
+
+
+@pytest.mark.parametrize("player", ["0", True, 2, -1, None])
+def test_a_view_for_no_player_is_an_option_error(player: object) -> None:
+    game = faulty().new_game()
+    with pytest.raises(boardkit.OptionError, match="no player"):
+        game.view(player)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", ["7", 1.5, None, True])
+def test_a_seed_must_be_an_integer(seed: object) -> None:
+    with pytest.raises(boardkit.OptionError, match="seed must be an integer"):
+        faulty().new_game(seed=seed)  # type: ignore[arg-type]
+
+
+def test_the_game_keeps_its_own_copy_of_the_position() -> None:
+    rules = boardkit.parse_ruleset(DRAW_GAME, filename="draw.bk")
+    position = {"zones": {"deck": ["red"]}, "rest": "deck"}
+    game = rules.new_game(players=2, position=position)
+    position["zones"]["deck"] = ["blue"]
+    game.play("draw")
+    game.undo()
+    assert game.position == {"zones": {"deck": ["red"]}, "rest": "deck"}
+    assert game.zone("deck")[0]["colour"] == "red"

@@ -13,7 +13,7 @@ import attrs
 
 from boardkit import ast
 from boardkit.ast_build import build
-from boardkit.errors import Diagnostic, RuleError
+from boardkit.errors import RULE_FAULTS, Diagnostic, RuleError, RuleRuntimeError
 from boardkit.exprs import ExprCompiler, Symbols, suggest
 from boardkit.model import (
     BRANCH, CALL, CHOOSE, END, EXEC, ITER_INIT, ITER_NEXT, JUMP, JUMP_IF_NOT, REQUIRE, RETURN,
@@ -192,9 +192,7 @@ class Compiler:
         score = None
         tiebreaks = []
         for sc in scores:
-            fn = self.ex.compile(sc.expr, {sc.param})
-            param = sc.param
-            bound = (lambda f, prm: (lambda s, p: f(s, {prm: p})))(fn, param)
+            bound = _per_player(self.ex.compile(sc.expr, {sc.param}, f"a {sc.kind}"), sc.param, sc.span)
             if sc.kind == "score":
                 score = bound
             else:
@@ -218,13 +216,13 @@ class Compiler:
         return ComponentDef(item.name, tuple((f, t) for f, t, _ in item.fields), label, parts)
 
     def _zone(self, z: ast.ZoneDecl) -> ZoneDef:
-        capacity = self.ex.compile(z.capacity, set()) if z.capacity is not None else None
+        capacity = self.ex.compile(z.capacity, set(), "a capacity") if z.capacity is not None else None
         dims = tuple(d for d, _ in z.dims)
         if z.grid is None:
             return ZoneDef(z.name, dims, z.kind or "pile", z.visibility, capacity, z.span)
         if z.kind is not None:
             self.error(z.span, f"zone {z.name!r} is a grid: 'grid(w, h)' is its kind, so it cannot also be a {z.kind}")
-        size = (self.ex.compile(z.grid[0], set()), self.ex.compile(z.grid[1], set()))
+        size = (self.ex.compile(z.grid[0], set(), "a grid size"), self.ex.compile(z.grid[1], set(), "a grid size"))
         return ZoneDef(z.name, dims, "grid", z.visibility, capacity, z.span, size)
 
     def _grid_zone(self, node: Any) -> str | None:
@@ -334,13 +332,13 @@ class Compiler:
         elif isinstance(st, ast.Create):
             self._create(b, st, scope)
         elif isinstance(st, ast.Choose):
-            domain = ex.compile(st.domain, scope)
-            by = ex.compile(st.by, scope) if st.by is not None else None
+            domain = ex.compile(st.domain, scope, "a choice's options")
+            by = ex.compile(st.by, scope, "'by'") if st.by is not None else None
             scope.add(st.var)
             total = guard is not None and _guarantees_nonempty(guard, st.domain)
             b.emit(sp, CHOOSE, ChooseInfo(st.var, domain, by, st.optional, st.prompt or f"choose {st.var}", sp, total))
         elif isinstance(st, ast.ChooseBranch):
-            by = ex.compile(st.by, scope) if st.by is not None else None
+            by = ex.compile(st.by, scope, "'by'") if st.by is not None else None
             pc = b.emit(sp, BRANCH, None)
             targets, ends, names, whens, others = [], [], [], [], []
             for br in st.branches:
@@ -348,7 +346,7 @@ class Compiler:
                     self.error(br.span, f"option {br.name!r} appears twice")
                 names.append(br.name)
                 others.append(br.otherwise)
-                whens.append(ex.compile(br.when, scope) if br.when is not None else None)
+                whens.append(ex.compile(br.when, scope, "'when'") if br.when is not None else None)
                 targets.append(b.here())
                 self._block(b, br.body, scope, in_turn)
                 ends.append(b.emit(sp, JUMP, None))
@@ -474,6 +472,18 @@ class Compiler:
                 s.create(type_name, attrs_, count(s, env), dest(s, L))
 
         b.emit(st.span, EXEC, create)
+
+
+def _per_player(fn: Any, param: str, span: Span) -> Callable[[Any, int], Any]:
+    """A score or tiebreak as a function of the state and a player; faults point at the rule."""
+
+    def score(s: Any, p: int) -> Any:
+        try:
+            return fn(s, {param: p})
+        except RULE_FAULTS as exc:
+            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", span) from None
+
+    return score
 
 
 def _same(a: Any, b: Any) -> bool:

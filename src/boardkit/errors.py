@@ -43,6 +43,12 @@ class RuleError(BoardkitError, ValueError):
         return (RuleError, (self.diagnostics, self.sources))
 
 
+# What Python raises when a rule's expression meets a bad value (an index out of range, a
+# piece added to a number): reported as a RuleRuntimeError located at the rule.
+RULE_FAULTS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError,
+               RecursionError, OverflowError)
+
+
 class RuleRuntimeError(BoardkitError):
     """A ruleset misbehaved while running (a loop that never decides, a bad value)."""
 

@@ -9,6 +9,7 @@ diagnostics, never exceptions.
 from __future__ import annotations
 
 import difflib
+import functools
 from typing import Any, Callable
 
 import attrs
@@ -79,7 +80,13 @@ class ExprCompiler:
         for name, (fn, *_rest) in BUILTINS.items():
             self.ns[f"_b_{name}"] = fn
         self._counter = 0
-        self._funcs_done: set[str] = set()
+        # Where the expression being compiled is read rather than run (see `compile`).
+        self._reading: str | None = None
+
+    @functools.cached_property
+    def _drawing_funcs(self) -> set[str]:
+        # Computed on first use: the symbols are complete by the time expressions compile.
+        return _drawing_funcs(self.sym.funcs)
 
     def error(self, span: Span, msg: str) -> None:
         self.diags.append(Diagnostic(span, msg))
@@ -98,12 +105,22 @@ class ExprCompiler:
         return eval(f"lambda s, L: {src}", self.ns)  # noqa: S307 - source generated from checked AST
 
     # Public entry points.
-    def compile(self, node: Any, scope: set[str]) -> Expr:
-        return self._make(self.gen(node, scope, {}))
+    def compile(self, node: Any, scope: set[str], reading: str | None = None) -> Expr:
+        """Compiles an expression. `reading` names where it is evaluated on reads of the game
+        (a choice's options, a score): there `random` would change the game by looking at it."""
+        self._reading = reading
+        try:
+            return self._make(self.gen(node, scope, {}))
+        finally:
+            self._reading = None
 
     def compile_label(self, node: Any) -> Expr:
         """Compiles a component label, where `it` and `.attr` name the piece (passed as L['it'])."""
-        return self._make(self.gen(node, set(), {"it": "L['it']"}))
+        self._reading = "a label"
+        try:
+            return self._make(self.gen(node, set(), {"it": "L['it']"}))
+        finally:
+            self._reading = None
 
     def zone_key(self, node: Any, scope: set[str]) -> Expr | None:
         """Compiles a reference to one zone (not its contents) to a function giving its slot."""
@@ -239,6 +256,10 @@ class ExprCompiler:
         if name in GRID_ZONE_FIRST and name not in self.sym.funcs:
             return self._grid_call(node, scope, bound)
         args = [self.gen(a, scope, bound) for a in node.args]
+        if self._reading is not None and (name == "random" or name in self._drawing_funcs):
+            via = "" if name == "random" else f" ({name}() uses random)"
+            self.error(node.span, f"random() cannot be used in {self._reading}{via}: it is evaluated whenever "
+                                  "the game is read; draw into a variable with 'let' or 'set' first")
         if name in self.sym.funcs:
             decl = self.sym.funcs[name]
             self.used.add(name)
@@ -324,3 +345,32 @@ class ExprCompiler:
                 clause += f" if {self.gen(f.cond, scope, inner)}"
             clauses.append(clause)
         return f"[{self.gen(node.elt, scope, inner)} {' '.join(clauses)}]"
+
+
+def _drawing_funcs(funcs: dict[str, Any]) -> set[str]:
+    """User functions that call random(), directly or through one another."""
+    calls = {name: _calls(decl.body) for name, decl in funcs.items()}
+    drawing = {name for name, called in calls.items() if "random" in called}
+    grew = True
+    while grew:
+        grew = False
+        for name, called in calls.items():
+            if name not in drawing and called & drawing:
+                drawing.add(name)
+                grew = True
+    return drawing
+
+
+def _calls(node: Any) -> set[str]:
+    """Names of the functions an expression calls."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            if isinstance(n, ast.Call):
+                found.add(n.func)
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+    return found

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import collections
+import copy
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from boardkit.errors import IllegalMove, RuleRuntimeError, StateError
+from boardkit.errors import IllegalMove, OptionError, RuleRuntimeError
 from boardkit.interpreter import DECISION, DeadEnd, Interpreter
 from boardkit.grid import public_pieces
 from boardkit.knowledge import unseen_zone
-from boardkit.state import Layout, State, key_text
+from boardkit.state import State, key_text
 
 if TYPE_CHECKING:
     from boardkit.ruleset import Ruleset
@@ -186,9 +187,9 @@ class Game:
 
     def view(self, player: int) -> dict[str, Any]:
         """What `player` may know: hidden zones and others' private zones show only their size."""
-        if not 0 <= player < self.players:
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.players:
             msg = f"no player {player!r} in a {self.players}-player game"
-            raise IllegalMove(msg)
+            raise OptionError(msg)
         s, lay = self._s, self._s.layout
         zones: dict[str, Any] = {}
         for i, key in enumerate(lay.zone_keys):
@@ -242,12 +243,22 @@ def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], posi
     interp = rules._interp
     if "setup" in d.procs:
         s.frames = [["setup", 0, {"$actor": None}]]
-        if interp.run(s) == DECISION:
+        try:
+            outcome = interp.run(s)
+        except DeadEnd as exc:
+            raise RuleRuntimeError(f"a rule failed in setup: {exc}") from None
+        if outcome == DECISION:
             msg = "setup must not ask for decisions; put them in 'play'"
+            raise RuleRuntimeError(msg)
+        if s.over:
+            msg = f"setup ended the game ({s.end_reason}); end it in 'play'"
             raise RuleRuntimeError(msg)
     if position is not None:
         from boardkit.position import apply_position
 
+        # The game keeps the position (for saving, and undo to the start): the caller's dict
+        # may change afterwards.
+        position = copy.deepcopy(position)
         apply_position(s, position)
     s.frames = [["play", 0, {"$actor": None}]]
     game = Game(rules, s, seed=seed, options=options, position=position, history=[])
@@ -255,4 +266,3 @@ def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], posi
     return game
 
 
-__all__ = ["Game", "Layout", "Move", "StateError", "start"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardkit.errors import DeadEnd, Horizon, RuleRuntimeError
+from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError
 from boardkit.events import Chose, TurnEnded, TurnStarted
 from boardkit.model import (
     BRANCH, CALL, CHOOSE, END, EXEC, ITER_INIT, ITER_NEXT, JUMP, JUMP_IF_NOT, REQUIRE, RETURN,
@@ -24,7 +24,6 @@ STEP_LIMIT = 1_000_000
 PROBE_DEPTH = 64
 CALL_DEPTH = 200
 TRIAL_LIMIT = 200_000
-_RUNTIME_ERRORS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError, RecursionError)
 
 
 class Interpreter:
@@ -114,7 +113,7 @@ class Interpreter:
                     if probe:
                         frame[1] = pc
                         return TURN_DONE
-        except _RUNTIME_ERRORS as exc:
+        except RULE_FAULTS as exc:
             raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", proc.spans[pc]) from None
 
     # Decisions.
@@ -122,8 +121,11 @@ class Interpreter:
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
         by = ins[1].by
-        player = by(s, frame[2]) if by is not None else frame[2].get("$actor")
-        if not isinstance(player, int) or not 0 <= player < s.nplayers:
+        try:
+            player = by(s, frame[2]) if by is not None else frame[2].get("$actor")
+        except RULE_FAULTS as exc:
+            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", self.procs[frame[0]].spans[frame[1]]) from None
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < s.nplayers:
             msg = f"this decision has no player ({player!r}): use it inside a 'turn' or add 'by PLAYER'"
             raise RuleRuntimeError(msg, self.procs[frame[0]].spans[frame[1]])
         return player
@@ -135,7 +137,7 @@ class Interpreter:
         """
         try:
             return self._raw_options(s)
-        except _RUNTIME_ERRORS as exc:
+        except RULE_FAULTS as exc:
             frame = s.frames[-1]
             raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", self.procs[frame[0]].spans[frame[1]]) from None
 

@@ -7,26 +7,74 @@ component type: `{"Tile": "supply", "Card": "box"}`), and, with `known`, which h
 player has seen: `{"known": {"0": ["tokens[3]"]}}` (player 0 knows every piece in that zone).
 Setup runs first, so the pieces exist; the position then rearranges them (what setup let
 players see is forgotten), and play starts from the top of the `play` procedure.
+
+A position comes from a host application, so every part of it is checked for its type before
+use: whatever is wrong raises StateError naming it, never a bare Python error. The position is
+only read: the state keeps copies of the values it takes from it.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from boardkit.errors import StateError
 from boardkit.grid import rebuild
 from boardkit.pieces import Piece
-from boardkit.state import State, key_text
+from boardkit.state import Layout, State, key_text
 
 _KEYS = {"zones", "vars", "rest", "known"}
+
+
+def _fail(msg: str) -> StateError:
+    return StateError(msg)
+
+
+def _section(position: dict[str, Any], key: str, what: str) -> dict[Any, Any]:
+    """One of the position's dicts; absent or None is empty."""
+    value = position.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _fail(f"a position's {key!r} maps {what}, not {value!r:.60}")
+    return value
+
+
+def _slot(lay: Layout, name: Any) -> int | None:
+    return lay.zone_by_text.get(name) if isinstance(name, str) else None
+
+
+def _want(s: State, zone: str, want: Any) -> Any:
+    """Checks a piece entry of a zone: a label, or a dict of attributes with an optional type."""
+    if isinstance(want, str):
+        return want
+    if not isinstance(want, dict) or not all(isinstance(k, str) for k in want):
+        raise _fail(f"a piece for zone {zone!r} is a label or a dict of attributes, not {want!r:.60}")
+    components = s.game.components
+    type_name = want.get("type")
+    if type_name is not None and type_name not in components:
+        raise _fail(f"a piece for zone {zone!r} names no component type of this ruleset: {type_name!r}")
+    kinds = [components[type_name]] if type_name is not None else list(components.values())
+    for k in want:
+        if k != "type" and not any(k == field for comp in kinds for field, _ in comp.fields):
+            owner = f"type {type_name!r}" if type_name is not None else "component"
+            raise _fail(f"a piece for zone {zone!r} names an attribute no {owner} has: {k!r}")
+    return want
 
 
 def _matches(piece: Piece, want: Any) -> bool:
     if isinstance(want, str):
         return piece.label == want
-    if isinstance(want, dict):
-        return all(piece.attrs.get(k) == v for k, v in want.items() if k != "type") and want.get("type", piece.type) == piece.type
-    return False
+    attrs = piece.attrs
+    return want.get("type", piece.type) == piece.type and all(
+        k in attrs and type(attrs[k]) is type(v) and attrs[k] == v for k, v in want.items() if k != "type")
+
+
+def _plain(value: Any) -> bool:
+    """Whether a value is one a variable can be given: none, a boolean, integer, text or list of them."""
+    if isinstance(value, list):
+        return all(_plain(x) for x in value)
+    return value is None or type(value) in (bool, int, str)
 
 
 def apply_position(s: State, position: dict[str, Any]) -> None:
@@ -36,8 +84,8 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
         raise StateError(msg)
     lay = s.layout
     wanted: dict[int, list[Any]] = {}
-    for name, contents in (position.get("zones") or {}).items():
-        slot = lay.zone_by_text.get(name)
+    for name, contents in _section(position, "zones", "zone names to lists of pieces").items():
+        slot = _slot(lay, name)
         if slot is None:
             msg = f"position names no zone of this ruleset: {name!r} (zones: {', '.join(list(lay.zone_by_text)[:12])}...)"
             raise StateError(msg)
@@ -51,16 +99,21 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
     if isinstance(rest, dict):
         # A rest zone per component type: {"Tile": "supply", "Card": "box"}.
         for type_name, zone in rest.items():
-            if zone not in lay.zone_by_text:
+            if type_name not in s.game.components:
+                raise _fail(f"position's rest names no component type of this ruleset: {type_name!r}")
+            slot = _slot(lay, zone)
+            if slot is None:
                 msg = f"position's rest zone {zone!r} for {type_name!r} is not a zone of this ruleset"
                 raise StateError(msg)
-            rest_types[type_name] = lay.zone_by_text[zone]
+            rest_types[type_name] = slot
         rest_slot = next(iter(rest_types.values()), None)
     elif rest is not None:
-        rest_slot = lay.zone_by_text.get(rest)
+        rest_slot = _slot(lay, rest)
         if rest_slot is None:
             msg = f"position's rest zone {rest!r} is not a zone of this ruleset"
             raise StateError(msg)
+    variables = _variables(s, _section(position, "vars", "variable names to values"))
+    known = _section(position, "known", "players to lists of zones")
     # Pool: pieces of the listed zones, then (with `rest`) every other piece, else the others
     # from the back of their zones, so that unlisted zones keep what they can.
     pool: list[Piece] = []
@@ -77,14 +130,13 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
             pool.extend(reversed(s.zones[i]))
     old_boards, placements = s.boards, {}
     for slot, contents in wanted.items():
-        for want in contents:
-            cells = None
-            if slot in s.boards:
-                # A grid zone's pieces come with their cells, bottom level first.
-                want, cells = grid_entry(key_text(lay.zone_keys[slot]), want)
+        zone = key_text(lay.zone_keys[slot])
+        for entry in contents:
+            want, cells = grid_entry(zone, entry) if slot in s.boards else (entry, None)
+            want = _want(s, zone, want)
             piece = next((p for p in pool if _matches(p, want)), None)
             if piece is None:
-                msg = f"no piece {want!r} left for zone {key_text(lay.zone_keys[slot])!r}: the game has too few of them"
+                msg = f"no piece {want!r} left for zone {zone!r}: the game has too few of them"
                 raise StateError(msg)
             pool.remove(piece)
             if rest_slot is None and s.loc[piece.id] not in wanted:
@@ -95,7 +147,7 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
                 placements.setdefault(slot, []).append((piece, cells))
         zdef = lay.zone_defs[slot]
         if zdef.capacity is not None and len(s.zones[slot]) > zdef.capacity(s, {}):
-            msg = f"zone {key_text(lay.zone_keys[slot])!r} holds {len(s.zones[slot])} pieces, over its capacity"
+            msg = f"zone {zone!r} holds {len(s.zones[slot])} pieces, over its capacity"
             raise StateError(msg)
     leftover = [p for p in pool if s.loc[p.id] in wanted or rest_slot is not None]
     if leftover:
@@ -110,34 +162,44 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
                 raise StateError(msg)
             s.zones[slot] = [*s.zones[slot], p]
             s.loc[p.id] = slot
-    for name, value in (position.get("vars") or {}).items():
-        key = lay.var_by_text.get(name)
-        if key is None:
-            msg = f"position names no variable of this ruleset: {name!r}"
-            raise StateError(msg)
-        old = s.vars[key]
-        if type(old) is not type(value) and not (isinstance(old, list) and isinstance(value, list)):
-            msg = f"variable {name!r} holds {type(old).__name__} values, not {value!r}"
-            raise StateError(msg)
-        s.vars[key] = value
-    _apply_knowledge(s, position.get("known") or {})
+    s.vars.update(variables)
+    _apply_knowledge(s, known)
     if s.boards:
         _rebuild_grids(s, wanted, placements, old_boards)
 
 
-def _apply_knowledge(s: State, known: Any) -> None:
+def _variables(s: State, given: dict[Any, Any]) -> dict[Any, Any]:
+    """The variables a position sets, checked against the type each holds, as copies."""
+    out = {}
+    for name, value in given.items():
+        key = s.layout.var_by_text.get(name) if isinstance(name, str) else None
+        if key is None:
+            msg = f"position names no variable of this ruleset: {name!r}"
+            raise StateError(msg)
+        old = s.vars[key]
+        if isinstance(old, list) and isinstance(value, list):
+            if not _plain(value):
+                raise _fail(f"variable {name!r} takes a list of integers, booleans, texts, none and lists, "
+                            f"not {value!r:.60}")
+        elif type(old) is not type(value):
+            msg = f"variable {name!r} holds {type(old).__name__} values, not {value!r}"
+            raise StateError(msg)
+        out[key] = copy.deepcopy(value)
+    return out
+
+
+def _apply_knowledge(s: State, known: dict[Any, Any]) -> None:
     """Replaces what players know by `known`: player (int or its text) -> zones whose pieces they know."""
-    if not isinstance(known, dict):
-        msg = f"a position's 'known' maps players to lists of zones, not {known!r:.60}"
-        raise StateError(msg)
     masks: dict[int, int] = {}
     for who, zones in known.items():
-        player = int(who) if isinstance(who, str) and who.isdigit() else who
-        if not isinstance(player, int) or not 0 <= player < s.nplayers:
+        player = int(who) if isinstance(who, str) and who.isascii() and who.isdigit() else who
+        if type(player) is not int or not 0 <= player < s.nplayers:
             msg = f"position's 'known' names no player of this game: {who!r}"
             raise StateError(msg)
+        if not isinstance(zones, list):
+            raise _fail(f"position's 'known' gives player {who!r} a list of zones, not {zones!r:.60}")
         for name in zones:
-            slot = s.layout.zone_by_text.get(name)
+            slot = _slot(s.layout, name)
             if slot is None:
                 msg = f"position's 'known' names no zone of this ruleset: {name!r}"
                 raise StateError(msg)
@@ -151,9 +213,10 @@ def grid_entry(zone: str, entry: Any) -> tuple[Any, Any]:
     if not isinstance(entry, dict) or set(entry) != {"piece", "at"}:
         msg = f"grid zone {zone!r} takes entries {{'piece': label or attributes, 'at': cells}}, not {entry!r:.80}"
         raise StateError(msg)
-    return entry["piece"], entry["at"]
-
-
+    at = entry["at"]
+    if not isinstance(at, str) and not (isinstance(at, list) and all(isinstance(c, str) for c in at)):
+        raise _fail(f"grid zone {zone!r}: a piece is 'at' a cell or a list of cells such as '3,4', not {at!r:.60}")
+    return entry["piece"], at
 def _rebuild_grids(s: State, wanted: dict[int, list[Any]], placements: dict[int, list], old: dict) -> None:
     """Places the pieces of the listed grid zones where the position says, in its order; the
     other grid zones keep the placements of the pieces still in them."""

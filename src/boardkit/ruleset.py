@@ -106,6 +106,9 @@ class Ruleset:
                  position: dict[str, Any] | None = None) -> Game:
         """Starts a game; with `position`, from that position instead of the dealt one."""
         players = self.min_players if players is None else players
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            msg = f"the seed must be an integer, not {seed!r:.40}"
+            raise OptionError(msg)
         return start(self, players, seed, self.resolve_options(players, options), position)
 
     def load_game(self, text: str) -> Game:
