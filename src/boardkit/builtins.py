@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from boardkit.errors import Horizon
 from boardkit.grid import GRID_BUILTINS
-from boardkit.listops import LIST_BUILTINS
+from boardkit.listops import LIST_BUILTINS, LIST_LIMIT
 from boardkit.ordering import ORDER_BUILTINS
 from boardkit.pieces import Piece
 
@@ -28,11 +28,14 @@ def _distinct(xs: list) -> list:
 
 def _range(low: int, high: int) -> list[int]:
     """Both ends included, as in '1 to 3 cards'."""
+    if high - low >= LIST_LIMIT:
+        msg = f"range({low}, {high}) would hold more than {LIST_LIMIT} numbers"
+        raise ValueError(msg)
     return list(range(low, high + 1))
 
 
 def _position(xs: list, x: Any) -> int:
-    """1-based position of x in xs, 0 when absent: river slots, track spaces."""
+    """1-based position of x in xs, 0 when absent."""
     try:
         return xs.index(x) + 1
     except ValueError:

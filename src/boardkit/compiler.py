@@ -27,6 +27,9 @@ from boardkit.source import SourceFile, Span
 Resolver = Callable[[str, str], Path | None]
 
 
+_KIND_NAMES = {ast.ConstDecl: "constant", ast.VarDecl: "variable", ast.ZoneDecl: "zone", ast.OptionDecl: "option"}
+
+
 def _key(item: Any) -> tuple[str, str]:
     if isinstance(item, ast.Score):
         return (item.kind, "")
@@ -163,6 +166,12 @@ class Compiler:
                 procs_ast.append(item)
             elif isinstance(item, ast.Score):
                 scores.append(item)
+        for item in self.items:
+            name = getattr(item, "name", None)
+            # Values only: procedures, functions and components are named where no value can be.
+            if name in sym.members and type(item) in _KIND_NAMES:
+                self.error(item.span, f"{name!r} is a member of enum {sym.members[name]!r}; give the "
+                                      f"{_KIND_NAMES[type(item)]} another name")
         for item in self.items:
             if isinstance(item, ast.ConstDecl):
                 sym.consts[item.name] = self.const_value(item.value)

@@ -28,7 +28,8 @@ def unseen_zone(s: State, pieces: list[Piece], player: int) -> dict[str, Any]:
     entry: dict[str, Any] = {"count": len(pieces)}
     known = s.known
     if known:
-        seen = [p.public() for p in pieces if known.get(p.id, 0) >> player & 1]
+        # Sorted, not in zone order: where a known piece lies in a hidden zone is not known.
+        seen = sorted((p for p in pieces if known.get(p.id, 0) >> player & 1), key=lambda p: (p.type, p.label, p.id))
         if seen:
-            entry["known"] = seen
+            entry["known"] = [p.public() for p in seen]
     return entry

@@ -1,6 +1,6 @@
 """Built-ins over lists and tracks: general vocabulary merged into `builtins.BUILTINS`.
 
-A *track* is any list whose order is a route: an enum such as `Level`, or a list constant.
+A *track* is any list whose order is a route: an enum, or a list constant.
 `path` walks it, stepping over spaces a rule says to skip; the rules then check what the
 walk crosses and where it ends. Nothing here knows a game.
 """
@@ -8,7 +8,12 @@ walk crosses and where it ends. Nothing here knows a game.
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any, Callable
+
+# The most items a list builtin may build: rules never need more, and a bound keeps a
+# mistaken rule from exhausting memory instead of failing with a located error.
+LIST_LIMIT = 100_000
 
 
 def _path(track: list, start: Any, steps: int, skip: list) -> list:
@@ -62,8 +67,13 @@ def _subsets(xs: list, low: int, high: int) -> list[list]:
     >>> _subsets(["a", "b", "c"], 2, 3)
     [['a', 'b'], ['a', 'c'], ['b', 'c'], ['a', 'b', 'c']]
     """
+    sizes = range(max(low, 0), min(high, len(xs)) + 1)
+    total = sum(math.comb(len(xs), n) for n in sizes)
+    if total > LIST_LIMIT:
+        msg = f"subsets() of {len(xs)} items would make {total} lists, more than {LIST_LIMIT}"
+        raise ValueError(msg)
     out: list[list] = []
-    for n in range(max(low, 0), min(high, len(xs)) + 1):
+    for n in sizes:
         out.extend(list(c) for c in itertools.combinations(xs, n))
     return out
 
