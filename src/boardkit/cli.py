@@ -483,18 +483,13 @@ def _describe(value: Any) -> str:
 
 
 def _describe_mapping(value: Mapping[str, Any]) -> str:
-    # Zones the player may not see show only how many items they hold.
-    items = value.get("items", value.get("contents"))
-    count = value.get("count", value.get("size"))
-    if items is None and count is not None:
-        if not count:
+    # A zone the player may not see: its size, and the pieces in it this player has seen.
+    if "count" in value:
+        if not value["count"]:
             return "empty"
-        # Pieces of a hidden zone that this player has seen (peek, reveal).
         known = value.get("known")
         seen = f", you know: {', '.join(_describe_item(item) for item in known)}" if known else ""
-        return f"({count}) hidden{seen}"
-    if items is not None:
-        return _describe(items)
+        return f"({value['count']}) hidden{seen}"
     return ", ".join(f"{key}={_describe(item)}" for key, item in value.items()) or "empty"
 
 

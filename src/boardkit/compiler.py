@@ -79,7 +79,6 @@ class _ProcBuilder:
     def __init__(self, proc: ProcCode) -> None:
         self.proc = proc
         self.loops: list[list[int]] = []
-        self.tmp = 0
 
     def emit(self, span: Span, *ins: Any) -> int:
         self.proc.code.append(tuple(ins))
@@ -208,7 +207,7 @@ class Compiler:
                 tiebreaks.append(bound)
         _set_probe_flags(procs)
         return GameDef(self.name, title, low, high, enums, components, zones, vars_, dict(sym.consts), options,
-                       procs, score, tuple(tiebreaks), None, None)
+                       procs, score, tuple(tiebreaks))
 
     def _check_dims(self, zones: list[ast.ZoneDecl], vars_: list[ast.VarDecl]) -> None:
         for decl in [*zones, *vars_]:

@@ -93,5 +93,3 @@ class Placed:
 
 Event = Union[Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged, Peeked, Revealed,
               Placed]
-EVENT_TYPES = (Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged, Peeked, Revealed,
-               Placed)

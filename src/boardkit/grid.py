@@ -282,6 +282,7 @@ def place(s: Any, piece: Any, slot: int, cells: Any) -> None:
     zones[src] = [p for p in zones[src] if p is not piece]
     zones[slot] = [*zones[slot], piece]
     s.loc[piece.id] = slot
+    s.check_capacity(slot)
     if s.known and s.layout.zone_defs[slot].visibility == "public":
         s.known = {i: m for i, m in s.known.items() if i != piece.id}
     s.events.append(Placed(piece.id, _zone_name(s, src), _zone_name(s, slot), cs, level))
@@ -341,10 +342,6 @@ def public_pieces(s: Any, slot: int) -> list[dict[str, Any]]:
 
 
 # Built-ins. Each takes the state and a grid zone slot first (see `GRID_ZONE_FIRST`).
-def _board(s: Any, slot: int) -> Board:
-    return s.boards[slot]
-
-
 def _check_cell(s: Any, slot: int, c: Any) -> str:
     if c not in s.boards[slot].geo.index:
         raise ValueError(_off_grid(s, slot, c))

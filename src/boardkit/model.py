@@ -16,8 +16,6 @@ Expr = Callable[[Any, dict], Any]
 
 # Instruction opcodes.
 EXEC, JUMP, JUMP_IF_NOT, ITER_INIT, ITER_NEXT, CALL, RETURN, CHOOSE, BRANCH, REQUIRE, END, TURN_BEGIN, TURN_END = range(13)
-OPNAMES = ("exec", "jump", "jump_if_not", "iter_init", "iter_next", "call", "return", "choose", "branch",
-           "require", "end", "turn_begin", "turn_end")
 
 
 @attrs.frozen
@@ -45,10 +43,6 @@ class ZoneDef:
     capacity: Expr | None
     span: Span
     grid: tuple[Expr, Expr] | None = None  # a grid zone's width and height (docs/reference/grid.md)
-
-    @property
-    def ordered(self) -> bool:
-        return self.kind in ("stack", "row")
 
 
 @attrs.frozen
@@ -118,7 +112,5 @@ class GameDef:
     procs: dict[str, ProcCode]
     score: Expr | None
     tiebreaks: tuple[Expr, ...]
-    source_path: str | None
-    source_text: str | None
     warnings: tuple = ()
     sources: dict = attrs.field(factory=dict, repr=False)

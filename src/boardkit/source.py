@@ -19,7 +19,6 @@ class Span:
         return f"{self.filename}:{self.line}:{self.column}"
 
 
-NO_SPAN = Span("<builtin>", 0, 0)
 
 
 @attrs.frozen

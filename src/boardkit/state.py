@@ -113,20 +113,12 @@ class State:
             # Everyone sees pieces in a public zone; what was known of them is moot from here.
             self.known = {i: m for i, m in self.known.items() if loc[i] != dest}
         if zdef.kind == "bag":
-            # A bag has no order: what goes in is mixed, so drawing the first pieces is random.
-            mixed = zones[dest] + chosen
-            self.rng.shuffle(mixed)
-            zones[dest] = target = mixed
+            self._mix_in(dest, chosen)
         elif end == "top" or (end is None and zdef.kind == "stack"):
-            zones[dest] = target = chosen + zones[dest]
+            zones[dest] = chosen + zones[dest]
         else:
-            zones[dest] = target = zones[dest] + chosen
-        if zdef.capacity is not None:
-            cap = zdef.capacity(self, {})
-            if len(target) > cap:
-                # A dead end, like a failed `require`: look-ahead drops the choices leading here.
-                msg = f"zone {key_text(self.layout.zone_keys[dest])!r} would hold {len(target)} pieces, over its capacity {cap}"
-                raise DeadEnd(msg)
+            zones[dest] = zones[dest] + chosen
+        self.check_capacity(dest)
         text = self.layout.zone_text
         for src, ids in by_source.items():
             self.events.append(Moved(tuple(ids), text[src], text[dest]))
@@ -145,6 +137,22 @@ class State:
                 return True
         return False
 
+    def _mix_in(self, slot: int, pieces: list[Piece]) -> None:
+        """A bag has no order: what goes in is mixed, so drawing the first pieces is random."""
+        mixed = self.zones[slot] + pieces
+        self.rng.shuffle(mixed)
+        self.zones[slot] = mixed
+
+    def check_capacity(self, slot: int) -> None:
+        """A zone over its capacity is a dead end, like a failed `require`: look-ahead drops the
+        choices that lead there."""
+        capacity = self.layout.zone_defs[slot].capacity
+        if capacity is not None:
+            cap = capacity(self, {})
+            if len(self.zones[slot]) > cap:
+                msg = f"zone {self.layout.zone_text[slot]!r} would hold {len(self.zones[slot])} pieces, over its capacity {cap}"
+                raise DeadEnd(msg)
+
     def shuffle(self, slot: int) -> None:
         shuffled = list(self.zones[slot])
         self.rng.shuffle(shuffled)
@@ -159,12 +167,12 @@ class State:
             piece.label = str(comp.label(self, {"it": piece})) if comp.label else "-".join(str(v) for v in attrs.values())
             self.pieces.append(piece)
             self.loc.append(slot)
-            self.zones[slot] = [*self.zones[slot], piece]
             ids.append(piece.id)
+        created = self.pieces[-count:] if count > 0 else []
         if self.layout.zone_defs[slot].kind == "bag":
-            mixed = list(self.zones[slot])
-            self.rng.shuffle(mixed)
-            self.zones[slot] = mixed
+            self._mix_in(slot, created)
+        else:
+            self.zones[slot] = self.zones[slot] + created
         self.events.append(Created(tuple(ids), key_text(self.layout.zone_keys[slot])))
 
     def set_var(self, key: Any, value: Any, op: str) -> None:
