@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import boardkit
@@ -164,3 +166,24 @@ def test_the_game_keeps_its_own_copy_of_the_position() -> None:
     game.undo()
     assert game.position == {"zones": {"deck": ["red"]}, "rest": "deck"}
     assert game.zone("deck")[0]["colour"] == "red"
+
+
+@pytest.mark.parametrize(("name", "players"), [("mandala", 2), ("ananda", 3), ("chakra", 2), ("meenakshi", 4),
+                                               ("examples/go_fish.bk", 3)])
+def test_the_look_ahead_shortcut_offers_what_full_trials_offer(name: str, players: int,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Interpreter._quick` settles trials without running them; it must never change a result."""
+    from boardkit.interpreter import Interpreter
+
+    rules = boardkit.load_ruleset(name)
+    game = rules.new_game(players=players, seed=11)
+    rng = random.Random(11)
+    for _ in range(300):
+        if game.is_over:
+            break
+        quick = [m.label for m in game.legal_moves()]
+        with monkeypatch.context() as m:
+            m.setattr(Interpreter, "_quick", lambda self, s, option: None)
+            game._legal = None
+            assert [mv.label for mv in game.legal_moves()] == quick
+        game.play(rng.choice(quick))

@@ -8,6 +8,7 @@ that belongs to another player.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError
@@ -236,6 +237,9 @@ class Interpreter:
             frame = s.frames[-1]
             msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
             raise RuleRuntimeError(msg, self.procs[frame[0]].spans[frame[1]])
+        quick = self._quick(s, option)
+        if quick is not None:
+            return quick
         try:
             self.apply(s, option, chooser, None)
             return self._completable(s, chooser, depth)
@@ -245,6 +249,67 @@ class Interpreter:
             return True
         finally:
             s.restore(snap)
+
+    def _quick(self, s: State, option: Any) -> bool | None:
+        """Settles a trial without running it when the option leads, through jumps and calls
+        only, to decisions of the same player: it is completable exactly when one of their
+        options is, down to a decision after which nothing can fail. None: run it."""
+        top = s.frames[-1]
+        proc, pc = self.procs[top[0]], top[1]
+        ins = proc.code[pc]
+        if ins[1].by is not None:
+            return None
+        if ins[0] == BRANCH:
+            return self._quick_from(s, proc, ins[1].targets[option], top[2], [], 0)
+        if proc.code[pc + 1][0] not in _PASSING:
+            return None
+        L = {**top[2], ins[1].var: None if option is SKIP else option}
+        return self._quick_from(s, proc, pc + 1, L, [], 0)
+
+    def _quick_from(self, s: State, proc: Any, pc: int, L: dict, callers: list, depth: int) -> bool | None:
+        self._trials_left -= 1
+        if self._trials_left < 0:
+            return None  # the full trial reports the exhausted budget
+        procs = self.procs
+        try:
+            while True:
+                ins = proc.code[pc]
+                op = ins[0]
+                if op == JUMP:
+                    pc = ins[1]
+                elif op == CALL and len(s.frames) + len(callers) < CALL_DEPTH:
+                    callee = procs[ins[1]]
+                    args = [a(s, L) for a in ins[2]]
+                    callers = [*callers, (proc, pc)]
+                    L = {**dict(zip(callee.params, args)), "$actor": L.get("$actor")}
+                    proc, pc = callee, 0
+                elif op == CHOOSE and ins[1].by is None and ins[1].optional is None:
+                    values = ins[1].domain(s, L)
+                    break
+                else:
+                    return None
+        except RULE_FAULTS:
+            return None  # the full trial reports it, located
+        if not values:
+            return False
+        below = ((procs[f[0]], f[1]) for f in reversed(s.frames[:-1]))
+        for p, at in itertools.chain([(proc, pc)], reversed(callers), below):
+            fail, ret = p.probe[at]
+            if fail:
+                break
+            if not ret:
+                return True
+        else:
+            return True
+        if depth >= PROBE_DEPTH:
+            return True
+        # A decision after which something may fail: completable if one of its options is.
+        var = ins[1].var
+        for v in (_distinct_options(values, s.loc) if isinstance(values[0], (Piece, list)) else dict.fromkeys(values)):
+            found = self._quick_from(s, proc, pc + 1, {**L, var: v}, callers, depth + 1)
+            if found is not False:
+                return found  # True, or None: only a full trial can tell
+        return False
 
     def _completable(self, s: State, chooser: int, depth: int) -> bool:
         if self.run(s, probe=True) != DECISION:
@@ -257,6 +322,10 @@ class Interpreter:
         snap = s.snapshot()
         return any(self._try(s, snap, o, chooser, depth + 1) for o in plain) or any(
             self._try(s, snap, o, chooser, depth + 1) for o in fallback)
+
+
+# What `_quick` follows from an option to the next decision: no effect happens on the way.
+_PASSING = (JUMP, CALL, CHOOSE)
 
 
 class _NoEvents(list):
