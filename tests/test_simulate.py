@@ -254,3 +254,17 @@ def test_a_runaway_ruleset_reports_the_first_failing_game_whatever_the_jobs() ->
     assert failures[0][1] == 2 + index
     # The games before the failing one finish on their own.
     assert simulate(rules, games=index, players=2, seed=2).summary.finished == index
+
+
+def test_a_parsed_variant_of_a_file_beside_it_runs_in_worker_processes(tmp_path: Path) -> None:
+    """Workers parse the variant's text again under its file name, so `extends` still resolves."""
+    base = Path(boardkit.load_ruleset("mandala").source_path).read_text(encoding="utf-8")
+    (tmp_path / "base.bk").write_text(base, encoding="utf-8")
+    variant = tmp_path / "bigger_hand.bk"
+    text = 'extends "base.bk"\noption hand_limit = 99 from [8, 99]\n'
+    variant.write_text(text, encoding="utf-8")
+    rules = boardkit.parse_ruleset(text, filename=str(variant))
+    result = simulate(rules, games=4, players=2, seed=1, jobs=2)
+    assert [r.index for r in result.records] == [0, 1, 2, 3]
+    assert not any(r.aborted for r in result.records)
+    assert result.jobs == 2

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 import attrs
 
@@ -410,3 +410,15 @@ class Score:
 class RuleFile:
     span: Span
     items: tuple
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """Yields every node under `node` (a node or a tuple of them), `node` first."""
+    if isinstance(node, tuple):
+        for x in node:
+            yield from walk(x)
+    elif attrs.has(type(node)):
+        yield node
+        for f in attrs.fields(type(node)):
+            if f.name != "span":
+                yield from walk(getattr(node, f.name))

@@ -1,11 +1,11 @@
-"""Lark parse tree to AST. Builds nodes only; every semantic check lives in check.py."""
+"""The AST built from the parser's reductions. Builds nodes only; the checks of names, types
+and scopes are the compiler's (compiler.py, exprs.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import lark
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer
 
 from boardkit import ast
 from boardkit.source import Span
@@ -19,9 +19,10 @@ def _ends(x: Any) -> tuple[tuple[int, int], tuple[int, int]] | None:
     if span is not None:
         return (span.line, span.column), (span.end_line or span.line, span.end_column or span.column)
     if isinstance(x, (tuple, list)):
-        found = [e for e in map(_ends, x) if e is not None]
-        if found:
-            return found[0][0], found[-1][1]
+        first = next((e for e in map(_ends, x) if e is not None), None)
+        if first is not None:
+            last = next(e for e in map(_ends, reversed(x)) if e is not None)
+            return first[0], last[1]
     return None
 
 
@@ -42,42 +43,42 @@ def _string(tok: Token) -> str:
     return str(tok)[1:-1]
 
 
-@v_args(meta=True)
-class _Builder(Transformer):
-    def __init__(self, filename: str) -> None:
-        super().__init__()
-        self.filename = filename
+class Builder(Transformer):
+    """Builds AST nodes as the parser reduces rules (lark's inline transformer: no parse tree
+    is kept). `filename` is set before each parse, for the spans."""
+
+    filename = "<rules>"
 
     def _s(self, children: Any) -> Span:
         return _span(self.filename, children)
 
     # Declarations.
-    def start(self, meta, items):
+    def start(self, items):
         return ast.RuleFile(span=self._s(items), items=tuple(items))
 
-    def game_decl(self, meta, c):
+    def game_decl(self, c):
         return ast.GameDecl(span=self._s(c), title=_string(c[0]))
 
-    def players_decl(self, meta, c):
+    def players_decl(self, c):
         low = int(c[0])
         return ast.PlayersDecl(span=self._s(c), low=low, high=int(c[1]) if len(c) > 1 else low)
 
-    def extends_decl(self, meta, c):
+    def extends_decl(self, c):
         return ast.Extends(span=self._s(c), target=_string(c[0]))
 
-    def name_list(self, meta, c):
+    def name_list(self, c):
         return tuple((str(t), _tok_span(self.filename, t)) for t in c)
 
-    def enum_decl(self, meta, c):
+    def enum_decl(self, c):
         return ast.EnumDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), members=c[1])
 
-    def field_decl(self, meta, c):
+    def field_decl(self, c):
         return (str(c[0]), str(c[1]), _tok_span(self.filename, c[1]))
 
-    def label_clause(self, meta, c):
+    def label_clause(self, c):
         return ("label", c[0])
 
-    def component_decl(self, meta, c):
+    def component_decl(self, c):
         label = parts = None
         fields = []
         for x in c[1:]:
@@ -90,28 +91,28 @@ class _Builder(Transformer):
         return ast.ComponentDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), fields=tuple(fields), label=label,
                                  parts=parts)
 
-    def parts_clause(self, meta, c):
+    def parts_clause(self, c):
         return ("parts", c[0])
 
-    def dims(self, meta, c):
+    def dims(self, c):
         return tuple((str(t), _tok_span(self.filename, t)) for t in c)
 
-    def zone_kind(self, meta, c):
+    def zone_kind(self, c):
         return ("kind", str(c[0]))
 
-    def zone_visibility(self, meta, c):
+    def zone_visibility(self, c):
         return ("visibility", str(c[0]))
 
-    def zone_capacity(self, meta, c):
+    def zone_capacity(self, c):
         return ("capacity", c[0])
 
-    def zone_grid(self, meta, c):
+    def zone_grid(self, c):
         return ("grid", (c[0], c[1]))
 
-    def zone_prop(self, meta, c):
+    def zone_prop(self, c):
         return c[0]
 
-    def zone_decl(self, meta, c):
+    def zone_decl(self, c):
         name, rest = c[0], c[1:]
         dims: tuple = ()
         if rest and isinstance(rest[0], tuple) and rest[0] and isinstance(rest[0][0], tuple):
@@ -122,67 +123,67 @@ class _Builder(Transformer):
             props[key] = value
         return ast.ZoneDecl(span=_tok_span(self.filename, name), name=str(name), dims=dims, **props)
 
-    def var_decl(self, meta, c):
+    def var_decl(self, c):
         dims = c[1] if len(c) == 3 else ()
         return ast.VarDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), dims=dims, init=c[-1])
 
-    def const_decl(self, meta, c):
+    def const_decl(self, c):
         return ast.ConstDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), value=c[1])
 
-    def option_choices(self, meta, c):
+    def option_choices(self, c):
         return c[0]
 
-    def option_decl(self, meta, c):
+    def option_decl(self, c):
         return ast.OptionDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), default=c[1],
                               choices=c[2] if len(c) > 2 else None)
 
-    def params(self, meta, c):
+    def params(self, c):
         return tuple(str(t) for t in c)
 
-    def func_decl(self, meta, c):
+    def func_decl(self, c):
         params = c[1] if len(c) == 3 else ()
         return ast.FuncDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), params=params, body=c[-1])
 
-    def proc_decl(self, meta, c):
+    def proc_decl(self, c):
         params = c[1] if len(c) == 3 else ()
         return ast.ProcDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), params=params, body=c[-1])
 
-    def setup_decl(self, meta, c):
+    def setup_decl(self, c):
         return ast.ProcDecl(span=_tok_span(self.filename, c[0]), name="setup", params=(), body=c[1])
 
-    def play_decl(self, meta, c):
+    def play_decl(self, c):
         return ast.ProcDecl(span=_tok_span(self.filename, c[0]), name="play", params=(), body=c[1])
 
-    def score_decl(self, meta, c):
+    def score_decl(self, c):
         return ast.Score(span=self._s(c), kind="score", param=str(c[0]), expr=c[1])
 
-    def tiebreak_decl(self, meta, c):
+    def tiebreak_decl(self, c):
         return ast.Score(span=self._s(c), kind="tiebreak", param=str(c[0]), expr=c[1])
 
     # Statements.
-    def block(self, meta, c):
+    def block(self, c):
         return tuple(c)
 
-    def let_stmt(self, meta, c):
+    def let_stmt(self, c):
         return ast.Let(span=self._s(c), name=str(c[0]), value=c[1])
 
-    def target(self, meta, c):
+    def target(self, c):
         return (str(c[0]), tuple(c[1]) if len(c) > 1 else None, c[0])
 
-    def assign_op(self, meta, c):
+    def assign_op(self, c):
         return str(c[0])
 
-    def set_stmt(self, meta, c):
+    def set_stmt(self, c):
         (name, index, token), op, value = c
         return ast.Set(span=self._s([token, value]), name=name, index=index, op=op, value=value)
 
-    def elif_clause(self, meta, c):
+    def elif_clause(self, c):
         return (c[0], c[1])
 
-    def else_clause(self, meta, c):
+    def else_clause(self, c):
         return ("else", c[0])
 
-    def if_stmt(self, meta, c):
+    def if_stmt(self, c):
         branches = [(c[0], c[1])]
         other = None
         for x in c[2:]:
@@ -192,150 +193,150 @@ class _Builder(Transformer):
                 branches.append(x)
         return ast.If(span=self._s(c), branches=tuple(branches), other=other)
 
-    def for_stmt(self, meta, c):
+    def for_stmt(self, c):
         return ast.For(span=self._s(c), var=str(c[0]), iter=c[1], body=c[2])
 
-    def while_stmt(self, meta, c):
+    def while_stmt(self, c):
         return ast.While(span=self._s(c), cond=c[0], body=c[1])
 
-    def repeat_stmt(self, meta, c):
+    def repeat_stmt(self, c):
         return ast.Repeat(span=self._s(c), count=c[0], body=c[1])
 
-    def loop_stmt(self, meta, c):
+    def loop_stmt(self, c):
         return ast.Loop(span=self._s(c), body=c[0])
 
-    def amount_all(self, meta, c):
+    def amount_all(self, c):
         return None
 
-    def amount_n(self, meta, c):
+    def amount_n(self, c):
         return c[0]
 
-    def place_top(self, meta, c):
+    def place_top(self, c):
         return ("top", c[0])
 
-    def place_bottom(self, meta, c):
+    def place_bottom(self, c):
         return ("bottom", c[0])
 
-    def place_default(self, meta, c):
+    def place_default(self, c):
         return (None, c[0])
 
-    def move_stmt(self, meta, c):
+    def move_stmt(self, c):
         amount, pieces, (end, dest) = c
         return ast.Move(span=self._s(c), amount=amount, pieces=pieces, end=end, dest=dest)
 
-    def shuffle_stmt(self, meta, c):
+    def shuffle_stmt(self, c):
         return ast.Shuffle(span=self._s(c), zone=c[0])
 
-    def kwarg(self, meta, c):
+    def kwarg(self, c):
         return (str(c[0]), c[1], _tok_span(self.filename, c[0]))
 
-    def kwargs(self, meta, c):
+    def kwargs(self, c):
         return tuple(c)
 
-    def create_stmt(self, meta, c):
+    def create_stmt(self, c):
         count, type_name, rest = c[0], c[1], list(c[2:])
         kwargs = rest.pop(0) if rest and isinstance(rest[0], tuple) else ()
         dest = rest.pop()
         return ast.Create(span=self._s(c), count=count, type=str(type_name), kwargs=kwargs,
                           fors=tuple(rest), dest=dest)
 
-    def choose_by(self, meta, c):
+    def choose_by(self, c):
         return ("by", c[0])
 
-    def choose_optional(self, meta, c):
+    def choose_optional(self, c):
         return ("optional", _string(c[0]))
 
-    def choose_prompt(self, meta, c):
+    def choose_prompt(self, c):
         return ("prompt", _string(c[0]))
 
-    def choose_stmt(self, meta, c):
+    def choose_stmt(self, c):
         opts = {"by": None, "optional": None, "prompt": None}
         for key, value in c[2:]:
             opts[key] = value
         return ast.Choose(span=self._s(c), var=str(c[0]), domain=c[1], **opts)
 
-    def choose_by_branch(self, meta, c):
+    def choose_by_branch(self, c):
         return ("by", c[0])
 
-    def branch_when(self, meta, c):
+    def branch_when(self, c):
         return ("when", c[0])
 
-    def branch_otherwise(self, meta, c):
+    def branch_otherwise(self, c):
         return ("otherwise", None)
 
-    def branch(self, meta, c):
+    def branch(self, c):
         guard = c[1] if len(c) == 3 else (None, None)
         return ast.Branch(span=_tok_span(self.filename, c[0]), name=str(c[0]), when=guard[1],
                           otherwise=guard[0] == "otherwise", body=c[-1])
 
-    def branch_prompt(self, meta, c):
+    def branch_prompt(self, c):
         return ("prompt", _string(c[0]))
 
-    def choose_branch_stmt(self, meta, c):
+    def choose_branch_stmt(self, c):
         opts = {"by": None, "prompt": None}
         while c and isinstance(c[0], tuple):
             opts[c[0][0]] = c[0][1]
             c = c[1:]
         return ast.ChooseBranch(span=self._s(c), branches=tuple(c), **opts)
 
-    def require_stmt(self, meta, c):
+    def require_stmt(self, c):
         return ast.Require(span=self._s(c), cond=c[0], message=_string(c[1]) if len(c) > 1 else None)
 
-    def end_stmt(self, meta, c):
+    def end_stmt(self, c):
         return ast.EndGame(span=self._s(c), reason=c[0])
 
-    def turn_stmt(self, meta, c):
+    def turn_stmt(self, c):
         return ast.Turn(span=self._s(c), player=c[0], body=c[1])
 
-    def call_stmt(self, meta, c):
+    def call_stmt(self, c):
         return ast.CallStmt(span=_tok_span(self.filename, c[0]), name=str(c[0]), args=tuple(c[1]) if len(c) > 1 else ())
 
-    def return_stmt(self, meta, c):
+    def return_stmt(self, c):
         return ast.Return(span=self._s(c))
 
-    def break_stmt(self, meta, c):
+    def break_stmt(self, c):
         return ast.Break(span=self._s(c))
 
-    def log_stmt(self, meta, c):
+    def log_stmt(self, c):
         return ast.Log(span=self._s(c), message=_string(c[0]), args=tuple(c[1:]))
 
-    def peek_stmt(self, meta, c):
+    def peek_stmt(self, c):
         return ast.Peek(span=self._s(c), pieces=c[0], player=c[1])
 
-    def reveal_stmt(self, meta, c):
+    def reveal_stmt(self, c):
         return ast.Reveal(span=self._s(c), pieces=c[0])
 
-    def place_stmt(self, meta, c):
+    def place_stmt(self, c):
         return ast.Place(span=self._s(c), piece=c[0], zone=c[1], cells=c[2])
 
     # Expressions.
-    def args(self, meta, c):
+    def args(self, c):
         return tuple(c)
 
-    def ternary(self, meta, c):
+    def ternary(self, c):
         return ast.Ternary(span=self._s(c), cond=c[0], then=c[1], other=c[2])
 
-    def or_(self, meta, c):
+    def or_(self, c):
         return c[0] if len(c) == 1 else ast.BoolOp(span=self._s(c), op="or", values=tuple(c))
 
-    def and_(self, meta, c):
+    def and_(self, c):
         return c[0] if len(c) == 1 else ast.BoolOp(span=self._s(c), op="and", values=tuple(c))
 
-    def not_(self, meta, c):
+    def not_(self, c):
         return ast.Unary(span=self._s(c), op="not", operand=c[0])
 
-    def where(self, meta, c):
+    def where(self, c):
         return ast.Where(span=self._s(c), coll=c[0], cond=c[1])
 
-    def comp_op(self, meta, c):
+    def comp_op(self, c):
         return " ".join(str(t) for t in c)
 
-    def add_op(self, meta, c):
+    def add_op(self, c):
         return str(c[0])
 
     mul_op = add_op
 
-    def compare(self, meta, c):
+    def compare(self, c):
         if len(c) == 1:
             return c[0]
         node = None
@@ -347,58 +348,53 @@ class _Builder(Transformer):
         node = parts[0] if len(parts) == 1 else ast.BoolOp(span=self._s(c), op="and", values=tuple(parts))
         return node
 
-    def arith(self, meta, c):
+    def arith(self, c):
         node = c[0]
         for i in range(1, len(c), 2):
             node = ast.Binary(span=self._s(c), op=c[i], left=node, right=c[i + 1])
         return node
 
-    def neg(self, meta, c):
+    def neg(self, c):
         return ast.Unary(span=self._s(c), op="-", operand=c[0])
 
-    def attr(self, meta, c):
+    def attr(self, c):
         return ast.Attr(span=_tok_span(self.filename, c[1]), obj=c[0], attr=str(c[1]))
 
-    def index(self, meta, c):
+    def index(self, c):
         return ast.Index(span=self._s(c), obj=c[0], args=tuple(c[1]))
 
-    def call(self, meta, c):
+    def call(self, c):
         return ast.Call(span=_tok_span(self.filename, c[0]), func=str(c[0]), args=tuple(c[1]) if len(c) > 1 else ())
 
-    def int_(self, meta, c):
+    def int_(self, c):
         return ast.Num(span=self._s(c), value=int(c[0]))
 
-    def string(self, meta, c):
+    def string(self, c):
         return ast.Str(span=self._s(c), value=_string(c[0]))
 
-    def true(self, meta, c):
+    def true(self, c):
         return ast.Bool(span=self._s(c), value=True)
 
-    def false(self, meta, c):
+    def false(self, c):
         return ast.Bool(span=self._s(c), value=False)
 
-    def none(self, meta, c):
+    def none(self, c):
         return ast.NoneLit(span=self._s(c))
 
-    def name(self, meta, c):
+    def name(self, c):
         return ast.Name(span=_tok_span(self.filename, c[0]), name=str(c[0]))
 
-    def it_attr(self, meta, c):
+    def it_attr(self, c):
         return ast.ItAttr(span=_tok_span(self.filename, c[0]), attr=str(c[0]))
 
-    def it(self, meta, c):
+    def it(self, c):
         return ast.It(span=self._s(c))
 
-    def list_(self, meta, c):
+    def list_(self, c):
         return ast.ListLit(span=self._s(c), items=tuple(c[0]) if c else ())
 
-    def comp_for(self, meta, c):
+    def comp_for(self, c):
         return ast.CompFor(span=self._s(c), var=str(c[0]), iter=c[1], cond=c[2] if len(c) > 2 else None)
 
-    def listcomp(self, meta, c):
+    def listcomp(self, c):
         return ast.ListComp(span=self._s(c), elt=c[0], fors=tuple(c[1:]))
-
-
-def build(tree: lark.Tree, filename: str) -> ast.RuleFile:
-    """Turns a parse tree into the AST of one rule file."""
-    return _Builder(filename).transform(tree)

@@ -12,7 +12,6 @@ from typing import Any, Callable
 import attrs
 
 from boardkit import ast
-from boardkit.ast_build import build
 from boardkit.errors import RULE_FAULTS, Diagnostic, RuleError, RuleRuntimeError
 from boardkit.exprs import ExprCompiler, Symbols, suggest
 from boardkit.model import (
@@ -42,7 +41,7 @@ def load_items(source: SourceFile, resolve: Resolver, sources: dict[str, SourceF
                diags: list[Diagnostic], depth: int = 0) -> list[Any]:
     """Returns the declarations of a rule file with those of the file it extends merged in."""
     sources[source.filename] = source
-    tree = build(parse(source), source.filename)
+    tree = parse(source)
     own: dict[tuple[str, str], Any] = {}
     tiebreaks: list[ast.Score] = []
     base: list[Any] = []

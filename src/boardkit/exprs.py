@@ -363,14 +363,4 @@ def _drawing_funcs(funcs: dict[str, Any]) -> set[str]:
 
 def _calls(node: Any) -> set[str]:
     """Names of the functions an expression calls."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (list, tuple)):
-            stack.extend(n)
-        elif attrs.has(type(n)):
-            if isinstance(n, ast.Call):
-                found.add(n.func)
-            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
-    return found
+    return {n.func for n in ast.walk(node) if isinstance(n, ast.Call)}

@@ -33,7 +33,6 @@ class Interpreter:
     def __init__(self, game: GameDef) -> None:
         self.game = game
         self.procs = game.procs
-        self._trials_left = TRIAL_LIMIT
 
     def run(self, s: State, probe: bool = False) -> int:
         """Executes until a decision, the end of the game, or (when probing) the end of the turn."""
@@ -218,7 +217,7 @@ class Interpreter:
         if not self.needs_probe(s):
             return plain or fallback
         chooser = self.chooser(s)
-        self._trials_left = TRIAL_LIMIT
+        s.trials_left = TRIAL_LIMIT
         # Trials are not part of the game: their events go nowhere.
         events, s.events = s.events, _NO_EVENTS
         s.probing = chooser
@@ -232,8 +231,8 @@ class Interpreter:
 
     def _try(self, s: State, snap: tuple, option: Any, chooser: int, depth: int) -> bool:
         """Whether the turn can be completed after `option`; leaves `s` as `snap` holds it."""
-        self._trials_left -= 1
-        if self._trials_left < 0:
+        s.trials_left -= 1
+        if s.trials_left < 0:
             frame = s.frames[-1]
             msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
             raise RuleRuntimeError(msg, self.procs[frame[0]].spans[frame[1]])
@@ -267,8 +266,8 @@ class Interpreter:
         return self._quick_from(s, proc, pc + 1, L, [], 0)
 
     def _quick_from(self, s: State, proc: Any, pc: int, L: dict, callers: list, depth: int) -> bool | None:
-        self._trials_left -= 1
-        if self._trials_left < 0:
+        s.trials_left -= 1
+        if s.trials_left < 0:
             return None  # the full trial reports the exhausted budget
         procs = self.procs
         try:

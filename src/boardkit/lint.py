@@ -37,18 +37,6 @@ class _ConstState:
         raise _NotConstant
 
 
-def _walk(node: Any):
-    """Yields every AST node under `node`."""
-    if isinstance(node, tuple):
-        for x in node:
-            yield from _walk(x)
-    elif hasattr(node, "__attrs_attrs__"):
-        yield node
-        for f in node.__attrs_attrs__:
-            if f.name != "span":
-                yield from _walk(getattr(node, f.name))
-
-
 def lint(items: list[Any], game: GameDef, ex: ExprCompiler, main_file: str) -> list[Diagnostic]:
     warnings: list[Diagnostic] = []
 
@@ -78,7 +66,7 @@ def lint(items: list[Any], game: GameDef, ex: ExprCompiler, main_file: str) -> l
         warn(play.span, "the game can never end: no 'end game' is reachable from play")
 
     # Conditions that fold to false with the variables no statement ever sets.
-    assigned = {n.name for p in procs for n in _walk(p.body) if isinstance(n, ast.Set)}
+    assigned = {n.name for p in procs for n in ast.walk(p.body) if isinstance(n, ast.Set)}
     consts: dict[str, Any] = {}
     for item in items:
         if isinstance(item, ast.VarDecl) and not item.dims and item.name not in assigned:
@@ -90,7 +78,7 @@ def lint(items: list[Any], game: GameDef, ex: ExprCompiler, main_file: str) -> l
     for p in procs:
         if p.name not in reached:
             continue
-        for node in _walk(p.body):
+        for node in ast.walk(p.body):
             conds = []
             if isinstance(node, ast.If):
                 conds = [c for c, _ in node.branches]
@@ -105,6 +93,9 @@ def lint(items: list[Any], game: GameDef, ex: ExprCompiler, main_file: str) -> l
 
 
 def _always_false(ex: ExprCompiler, cond: Any, state: _ConstState) -> bool:
+    globals_ = {*ex.sym.all_names(), *ex.sym.members, "Player"}
+    if any(isinstance(n, ast.Name) and n.name not in globals_ for n in ast.walk(cond)):
+        return False  # it reads locals: not a constant
     before = len(ex.diags)
     try:
         fn = ex.compile(cond, set())

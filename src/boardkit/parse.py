@@ -1,11 +1,14 @@
-"""Text to lark parse tree, with syntax errors turned into located RuleErrors."""
+"""Rule text to AST (built as lark parses), with syntax errors turned into located RuleErrors."""
 
 from __future__ import annotations
 
 import functools
+import threading
 
 import lark
 
+from boardkit import ast
+from boardkit.ast_build import Builder
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.source import SourceFile, Span
 
@@ -17,11 +20,16 @@ _TOKEN_NAMES = {
 }
 
 
+_BUILDER = Builder()
+# The builder is shared, and holds the name of the file being parsed: one parse at a time.
+_LOCK = threading.Lock()
+
+
 @functools.cache
 def _parser() -> lark.Lark:
     return lark.Lark.open_from_package(
         "boardkit", "boardkit.lark", ("grammar",), parser="lalr",
-        maybe_placeholders=False, cache=True,
+        maybe_placeholders=False, cache=True, transformer=_BUILDER,
     )
 
 
@@ -59,14 +67,16 @@ def _diagnostic(err: lark.exceptions.UnexpectedInput, source: SourceFile) -> Dia
     return Diagnostic(span, "unexpected end of file")
 
 
-def parse(source: SourceFile) -> lark.Tree:
-    """Parses rule text, reporting every syntax error lark can recover from."""
-    errors: list[Diagnostic] = []
+def parse(source: SourceFile) -> ast.RuleFile:
+    """Parses rule text to its AST.
 
-    # Only the first syntax error is reported: LALR recovery mostly yields a cascade of
-    # follow-on errors that point nowhere useful. Semantic errors are all reported at once.
-    try:
-        return _parser().parse(source.text)
-    except lark.exceptions.UnexpectedInput as err:
-        errors.append(_diagnostic(err, source))
-        raise RuleError(errors, source) from None
+    Only the first syntax error is reported: LALR recovery mostly yields a cascade of
+    follow-on errors that point nowhere useful. Semantic errors are all reported at once.
+    """
+    parser = _parser()
+    with _LOCK:
+        _BUILDER.filename = source.filename
+        try:
+            return parser.parse(source.text)
+        except lark.exceptions.UnexpectedInput as err:
+            raise RuleError([_diagnostic(err, source)], source) from None

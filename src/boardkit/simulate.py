@@ -200,7 +200,8 @@ class RulesetRef:
         if text is None:
             msg = f"ruleset {rules.name!r} has neither a source path nor a source text"
             raise ValueError(msg)
-        return cls(text=text, filename=f"{rules.name}.bk")
+        # The name it was parsed under: a variant's `extends` resolves relative to it.
+        return cls(text=text, filename=getattr(rules, "source_filename", f"{rules.name}.bk"))
 
     def load(self) -> Any:
         """Parses and checks the referenced ruleset."""

@@ -19,8 +19,6 @@ class Span:
         return f"{self.filename}:{self.line}:{self.column}"
 
 
-
-
 @attrs.frozen
 class SourceFile:
     """A rule file's text, kept so that diagnostics can quote the offending line."""

@@ -72,8 +72,10 @@ class State:
         self.end_reason: str | None = None
         self.turn_player: int | None = None
         self.turn_count = 0
-        # The player whose options look-ahead is trying, or None in play (see `Horizon`).
+        # Look-ahead: the player whose options it is trying (None in play; see `Horizon`), and
+        # how many more continuations it may try before giving up.
         self.probing: int | None = None
+        self.trials_left = 0
         # Knowledge of hidden pieces: piece id -> bit mask of the players who have seen it.
         # Replaced, never changed in place, so that snapshots share it (docs/reference/knowledge.md).
         self.known: dict[int, int] = {}
