@@ -31,6 +31,9 @@ class Created:
 
 @event
 class VarSet:
+    """A variable's new value; pieces in it are named by id, `{"piece": 7}`, as every event
+    names them (see `pieces.by_id`)."""
+
     var: str
     value: Any
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from boardkit.errors import IllegalMove, OptionError, RuleRuntimeError
+from boardkit.errors import IllegalMove, OptionError, RuleRuntimeError, StateError
 from boardkit.interpreter import DECISION, DeadEnd, Interpreter
 from boardkit.grid import public_pieces
 from boardkit.knowledge import unseen_zone
@@ -172,17 +172,22 @@ class Game:
         if slot is None:
             msg = f"no zone {key_text(key)!r}"
             raise KeyError(msg)
-        if slot in self._s.boards:
-            return public_pieces(self._s, slot)
-        return [p.public() for p in self._s.zones[slot]]
+        return self._contents(slot)
 
     def zones(self) -> dict[str, list[dict[str, Any]]]:
         """Every zone's contents by its text key."""
-        lay = self._s.layout
-        return {key_text(k): [p.public() for p in self._s.zones[i]] for i, k in enumerate(lay.zone_keys)}
+        return {text: self._contents(i) for i, text in enumerate(self._s.layout.zone_text)}
+
+    def _contents(self, slot: int) -> list[dict[str, Any]]:
+        s = self._s
+        return public_pieces(s, slot) if slot in s.boards else [p.public() for p in s.zones[slot]]
 
     def var(self, name: str, *index: Any) -> Any:
+        """A variable's value, as the rules hold it (omniscient, like `zone`)."""
         key = (name, *index) if index else name
+        if key not in self._s.vars:
+            msg = f"no variable {key_text(key)!r}"
+            raise KeyError(msg)
         return self._s.vars[key]
 
     def view(self, player: int) -> dict[str, Any]:
@@ -194,10 +199,8 @@ class Game:
         zones: dict[str, Any] = {}
         for i, key in enumerate(lay.zone_keys):
             zdef = lay.zone_defs[i]
-            pieces = s.zones[i]
             visible = zdef.visibility == "public" or (zdef.visibility == "owner" and lay.zone_owner[i] == player)
-            shown = public_pieces(s, i) if i in s.boards else [p.public() for p in pieces]
-            zones[key_text(key)] = shown if visible else unseen_zone(s, pieces, player)
+            zones[key_text(key)] = self._contents(i) if visible else unseen_zone(s, s.zones[i], player)
         view: dict[str, Any] = {
             "player": player,
             "players": self.players,
@@ -256,13 +259,23 @@ def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], posi
     if position is not None:
         from boardkit.position import apply_position
 
-        # The game keeps the position (for saving, and undo to the start): the caller's dict
-        # may change afterwards.
-        position = copy.deepcopy(position)
         apply_position(s, position)
+        # The game keeps the position (for saving, and undo to the start): the caller's dict
+        # may change afterwards. Copied once checked, so that no junk reaches deepcopy.
+        position = copy.deepcopy(position)
     s.frames = [["play", 0, {"$actor": None}]]
     game = Game(rules, s, seed=seed, options=options, position=position, history=[])
-    game._advance()
+    if position is None:
+        game._advance()
+        return game
+    # Some impossible positions show only when play runs on them (a start player who is not
+    # one): the rules run well from every dealt start, so blame the position.
+    try:
+        game._advance()
+        if not s.over:
+            interp.chooser(s)
+    except RuleRuntimeError as exc:
+        raise StateError(f"the position cannot be played: {exc}") from None
     return game
 
 

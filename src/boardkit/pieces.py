@@ -18,6 +18,15 @@ def label_of(value: Any) -> str:
     return str(value)
 
 
+def by_id(value: Any) -> Any:
+    """A value with its pieces named by id, `{"piece": 7}`: plain data, for events and saves."""
+    if isinstance(value, Piece):
+        return {"piece": value.id}
+    if isinstance(value, (list, tuple)):
+        return [by_id(v) for v in value]
+    return value
+
+
 class Piece:
     """One component. Identity is its `id`; its attributes never change."""
 

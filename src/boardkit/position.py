@@ -16,6 +16,7 @@ only read: the state keeps copies of the values it takes from it.
 from __future__ import annotations
 
 import copy
+import reprlib
 from typing import Any
 
 from boardkit.errors import StateError
@@ -24,10 +25,16 @@ from boardkit.pieces import Piece
 from boardkit.state import Layout, State, key_text
 
 _KEYS = {"zones", "vars", "rest", "known"}
+# How deep a variable's lists may nest: deeper (or cyclic) ones are no game state.
+_DEEPEST = 32
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 60
+_REPR.maxlevel = 4
 
 
-def _fail(msg: str) -> StateError:
-    return StateError(msg)
+def _show(value: Any) -> str:
+    """A host's value in a message: short, even when huge, deeply nested or cyclic."""
+    return _REPR.repr(value)
 
 
 def _section(position: dict[str, Any], key: str, what: str) -> dict[Any, Any]:
@@ -36,7 +43,8 @@ def _section(position: dict[str, Any], key: str, what: str) -> dict[Any, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise _fail(f"a position's {key!r} maps {what}, not {value!r:.60}")
+        msg = f"a position's {key!r} maps {what}, not {_show(value)}"
+        raise StateError(msg)
     return value
 
 
@@ -49,16 +57,19 @@ def _want(s: State, zone: str, want: Any) -> Any:
     if isinstance(want, str):
         return want
     if not isinstance(want, dict) or not all(isinstance(k, str) for k in want):
-        raise _fail(f"a piece for zone {zone!r} is a label or a dict of attributes, not {want!r:.60}")
+        msg = f"a piece for zone {zone!r} is a label or a dict of attributes, not {_show(want)}"
+        raise StateError(msg)
     components = s.game.components
     type_name = want.get("type")
-    if type_name is not None and type_name not in components:
-        raise _fail(f"a piece for zone {zone!r} names no component type of this ruleset: {type_name!r}")
+    if type_name is not None and (not isinstance(type_name, str) or type_name not in components):
+        msg = f"a piece for zone {zone!r} names no component type of this ruleset: {_show(type_name)}"
+        raise StateError(msg)
     kinds = [components[type_name]] if type_name is not None else list(components.values())
     for k in want:
         if k != "type" and not any(k == field for comp in kinds for field, _ in comp.fields):
-            owner = f"type {type_name!r}" if type_name is not None else "component"
-            raise _fail(f"a piece for zone {zone!r} names an attribute no {owner} has: {k!r}")
+            owner = f"type {_show(type_name)}" if type_name is not None else "component"
+            msg = f"a piece for zone {zone!r} names an attribute no {owner} has: {_show(k)}"
+            raise StateError(msg)
     return want
 
 
@@ -70,27 +81,28 @@ def _matches(piece: Piece, want: Any) -> bool:
         k in attrs and type(attrs[k]) is type(v) and attrs[k] == v for k, v in want.items() if k != "type")
 
 
-def _plain(value: Any) -> bool:
+def _plain(value: Any, depth: int = 0) -> bool:
     """Whether a value is one a variable can be given: none, a boolean, integer, text or list of them."""
     if isinstance(value, list):
-        return all(_plain(x) for x in value)
+        return depth < _DEEPEST and all(_plain(x, depth + 1) for x in value)
     return value is None or type(value) in (bool, int, str)
 
 
 def apply_position(s: State, position: dict[str, Any]) -> None:
     """Rearranges pieces and sets variables as `position` says; StateError if it cannot be."""
     if not isinstance(position, dict) or set(position) - _KEYS:
-        msg = f"a position is a dict with keys {sorted(_KEYS)}, got {position!r:.80}"
+        msg = f"a position is a dict with keys {sorted(_KEYS)}, got {_show(position)}"
         raise StateError(msg)
     lay = s.layout
     wanted: dict[int, list[Any]] = {}
     for name, contents in _section(position, "zones", "zone names to lists of pieces").items():
         slot = _slot(lay, name)
         if slot is None:
-            msg = f"position names no zone of this ruleset: {name!r} (zones: {', '.join(list(lay.zone_by_text)[:12])}...)"
+            zones = ", ".join(list(lay.zone_by_text)[:12])
+            msg = f"position names no zone of this ruleset: {_show(name)} (zones: {zones}...)"
             raise StateError(msg)
         if not isinstance(contents, list):
-            msg = f"zone {name!r} must be given a list of pieces"
+            msg = f"zone {_show(name)} must be given a list of pieces"
             raise StateError(msg)
         wanted[slot] = contents
     rest = position.get("rest")
@@ -100,17 +112,18 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
         # A rest zone per component type: {"Tile": "supply", "Card": "box"}.
         for type_name, zone in rest.items():
             if type_name not in s.game.components:
-                raise _fail(f"position's rest names no component type of this ruleset: {type_name!r}")
+                msg = f"position's rest names no component type of this ruleset: {_show(type_name)}"
+                raise StateError(msg)
             slot = _slot(lay, zone)
             if slot is None:
-                msg = f"position's rest zone {zone!r} for {type_name!r} is not a zone of this ruleset"
+                msg = f"position's rest zone {_show(zone)} for {_show(type_name)} is not a zone of this ruleset"
                 raise StateError(msg)
             rest_types[type_name] = slot
         rest_slot = next(iter(rest_types.values()), None)
     elif rest is not None:
         rest_slot = _slot(lay, rest)
         if rest_slot is None:
-            msg = f"position's rest zone {rest!r} is not a zone of this ruleset"
+            msg = f"position's rest zone {_show(rest)} is not a zone of this ruleset"
             raise StateError(msg)
     variables = _variables(s, _section(position, "vars", "variable names to values"))
     known = _section(position, "known", "players to lists of zones")
@@ -136,7 +149,7 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
             want = _want(s, zone, want)
             piece = next((p for p in pool if _matches(p, want)), None)
             if piece is None:
-                msg = f"no piece {want!r} left for zone {zone!r}: the game has too few of them"
+                msg = f"no piece {_show(want)} left for zone {zone!r}: the game has too few of them"
                 raise StateError(msg)
             pool.remove(piece)
             if rest_slot is None and s.loc[piece.id] not in wanted:
@@ -174,15 +187,16 @@ def _variables(s: State, given: dict[Any, Any]) -> dict[Any, Any]:
     for name, value in given.items():
         key = s.layout.var_by_text.get(name) if isinstance(name, str) else None
         if key is None:
-            msg = f"position names no variable of this ruleset: {name!r}"
+            msg = f"position names no variable of this ruleset: {_show(name)}"
             raise StateError(msg)
         old = s.vars[key]
         if isinstance(old, list) and isinstance(value, list):
             if not _plain(value):
-                raise _fail(f"variable {name!r} takes a list of integers, booleans, texts, none and lists, "
-                            f"not {value!r:.60}")
+                msg = (f"variable {_show(name)} takes a list of integers, booleans, texts, none and lists "
+                       f"(nested at most {_DEEPEST} deep), not {_show(value)}")
+                raise StateError(msg)
         elif type(old) is not type(value):
-            msg = f"variable {name!r} holds {type(old).__name__} values, not {value!r}"
+            msg = f"variable {_show(name)} holds {type(old).__name__} values, not {_show(value)}"
             raise StateError(msg)
         out[key] = copy.deepcopy(value)
     return out
@@ -194,14 +208,15 @@ def _apply_knowledge(s: State, known: dict[Any, Any]) -> None:
     for who, zones in known.items():
         player = int(who) if isinstance(who, str) and who.isascii() and who.isdigit() else who
         if type(player) is not int or not 0 <= player < s.nplayers:
-            msg = f"position's 'known' names no player of this game: {who!r}"
+            msg = f"position's 'known' names no player of this game: {_show(who)}"
             raise StateError(msg)
         if not isinstance(zones, list):
-            raise _fail(f"position's 'known' gives player {who!r} a list of zones, not {zones!r:.60}")
+            msg = f"position's 'known' gives player {_show(who)} a list of zones, not {_show(zones)}"
+            raise StateError(msg)
         for name in zones:
             slot = _slot(s.layout, name)
             if slot is None:
-                msg = f"position's 'known' names no zone of this ruleset: {name!r}"
+                msg = f"position's 'known' names no zone of this ruleset: {_show(name)}"
                 raise StateError(msg)
             for p in s.zones[slot]:
                 masks[p.id] = masks.get(p.id, 0) | (1 << player)
@@ -211,12 +226,15 @@ def _apply_knowledge(s: State, known: dict[Any, Any]) -> None:
 def grid_entry(zone: str, entry: Any) -> tuple[Any, Any]:
     """A grid zone's entry in a position: `{"piece": LABEL_OR_ATTRS, "at": CELLS}`."""
     if not isinstance(entry, dict) or set(entry) != {"piece", "at"}:
-        msg = f"grid zone {zone!r} takes entries {{'piece': label or attributes, 'at': cells}}, not {entry!r:.80}"
+        msg = f"grid zone {zone!r} takes entries {{'piece': label or attributes, 'at': cells}}, not {_show(entry)}"
         raise StateError(msg)
     at = entry["at"]
     if not isinstance(at, str) and not (isinstance(at, list) and all(isinstance(c, str) for c in at)):
-        raise _fail(f"grid zone {zone!r}: a piece is 'at' a cell or a list of cells such as '3,4', not {at!r:.60}")
+        msg = f"grid zone {zone!r}: a piece is 'at' a cell or a list of cells such as '3,4', not {_show(at)}"
+        raise StateError(msg)
     return entry["piece"], at
+
+
 def _rebuild_grids(s: State, wanted: dict[int, list[Any]], placements: dict[int, list], old: dict) -> None:
     """Places the pieces of the listed grid zones where the position says, in its order; the
     other grid zones keep the placements of the pieces still in them."""
@@ -228,7 +246,8 @@ def _rebuild_grids(s: State, wanted: dict[int, list[Any]], placements: dict[int,
             kept = sorted((p for p in s.zones[slot] if p.id in board.at), key=lambda p: board.levels[p.id])
             placed = [(p, board.at[p.id]) for p in kept]
         if len(placed) != len(s.zones[slot]):
-            msg = f"grid zone {key_text(s.layout.zone_keys[slot])!r} cannot take pieces without cells: it is no 'rest' zone"
+            zone = key_text(s.layout.zone_keys[slot])
+            msg = f"grid zone {zone!r} cannot take pieces without cells: it is no 'rest' zone"
             raise StateError(msg)
         try:
             rebuild(s, slot, placed)

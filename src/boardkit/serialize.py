@@ -1,19 +1,29 @@
-"""Games to JSON and back. One cattrs converter; a format version; StateError on bad input."""
+"""Games to JSON and back. One cattrs converter; a format version; StateError on bad input.
+
+A saved game may come from anywhere (a file, a client), so loading trusts nothing. The JSON
+must have exactly the shape `SavedGame` declares, with no coercion ("5" is no integer, 1 is
+no boolean), and the state it describes must be one the ruleset can be in: the pieces setup
+creates, each in one zone; variables of the kinds their initial values have (none may stand
+for any); frames that call down from `play` to a decision; players of the game.
+"""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
-from typing import TYPE_CHECKING, Any
+import types
+from typing import TYPE_CHECKING, Any, Callable, Union, get_args, get_origin
 
 import attrs
 import cattrs
 from cattrs.strategies import configure_tagged_union
 
-from boardkit.errors import StateError
-from boardkit.events import Event
+from boardkit.errors import RuleRuntimeError, StateError
+from boardkit.events import Event, Placed, VarSet
 from boardkit.game import Game
 from boardkit.grid import rebuild, saved_boards
+from boardkit.model import BRANCH, CALL, CHOOSE
 from boardkit.pieces import Piece
 from boardkit.state import State, key_text
 
@@ -22,7 +32,7 @@ if TYPE_CHECKING:
 
 FORMAT_VERSION = 1
 
-converter = cattrs.Converter(detailed_validation=True)
+converter = cattrs.Converter()
 configure_tagged_union(Event, converter, tag_name="type")
 # A piece inside an event (a variable set to pieces) is saved by id, as in variables.
 converter.register_unstructure_hook(Piece, lambda p: {"piece": p.id})
@@ -78,7 +88,12 @@ class SavedGame:
 
 
 def fingerprint(rules: Ruleset) -> str:
-    return hashlib.sha256(rules.source_text.encode()).hexdigest()[:16]
+    """Tells rule texts apart: the file's and those of the files it extends (where they lie
+    does not matter), so a save refuses rules that changed underneath it, base included."""
+    digest = hashlib.sha256(rules.source_text.encode())
+    for text in sorted(src.text for src in rules.definition.sources.values() if src.text != rules.source_text):
+        digest.update(b"\0" + text.encode())
+    return digest.hexdigest()[:16]
 
 
 def encode(v: Any) -> Any:
@@ -93,18 +108,28 @@ def encode(v: Any) -> Any:
 
 
 def decode(v: Any, pieces: list[Piece]) -> Any:
-    """The inverse of `encode`; StateError for anything `encode` cannot have written."""
-    if isinstance(v, dict):
-        if set(v) == {"piece"} and isinstance(v["piece"], int) and 0 <= v["piece"] < len(pieces):
-            return pieces[v["piece"]]
-        if set(v) == {"items", "index"} and isinstance(v["items"], list) and isinstance(v["index"], int):
-            return (tuple(decode(x, pieces) for x in v["items"]), v["index"])
-        raise _fail(f"unreadable value {v!r:.60}")
+    """The inverse of `encode` for a value a variable or an event holds: pieces by id, lists,
+    none, booleans, integers, texts; StateError for anything else."""
     if isinstance(v, list):
         return [decode(x, pieces) for x in v]
-    if v is None or isinstance(v, (bool, int, str)):
+    if isinstance(v, dict):
+        i = v.get("piece")
+        if set(v) == {"piece"} and type(i) is int and 0 <= i < len(pieces):
+            return pieces[i]
+        raise _fail(f"unreadable value {v!r:.60}")
+    if v is None or type(v) in (bool, int, str):
         return v
     raise _fail(f"unreadable value {v!r:.60}")
+
+
+def _decode_local(v: Any, pieces: list[Piece]) -> Any:
+    """A local of a frame: a value, or a loop's iterator (its items and the position in them)."""
+    if isinstance(v, dict) and set(v) == {"items", "index"}:
+        items, i = v["items"], v["index"]
+        if not isinstance(items, list) or type(i) is not int or not 0 <= i <= len(items):
+            raise _fail(f"unreadable loop {v!r:.60}")
+        return (tuple(decode(x, pieces) for x in items), i)
+    return decode(v, pieces)
 
 
 def dump_game(game: Game) -> str:
@@ -130,36 +155,174 @@ def _fail(msg: str) -> StateError:
     return StateError(f"bad saved game: {msg}")
 
 
+class _Misfit(Exception):  # noqa: N818 - becomes a StateError once its path is known
+    """A JSON value not of the declared type; containers add their key to `path` on the way out."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+        self.path: list[str] = []
+
+
+_TYPE_NAMES = {int: "an integer", str: "a string", bool: "true or false"}
+
+
+@functools.cache
+def _checker(hint: Any) -> Callable[[Any], None]:
+    """A function raising _Misfit unless parsed JSON is exactly of type `hint`, which cattrs
+    would otherwise coerce (a string into a list of letters, 1 into true, "5" into 5)."""
+    origin, args = get_origin(hint), get_args(hint)
+    if hint is Any:
+        return lambda v: None
+    if origin in (Union, types.UnionType):
+        classes = [a for a in args if a is not type(None)]
+        if len(classes) == 1:
+            inner = _checker(classes[0])
+            return lambda v: None if v is None else inner(v)
+        # The events: attrs classes told apart by a "type" key.
+        tags = {c.__name__: _fields_checker(c, "type") for c in classes}
+
+        def tagged(v: Any) -> None:
+            tag = v.get("type") if isinstance(v, dict) else None
+            if not isinstance(tag, str) or tag not in tags:
+                raise _Misfit(f" is no event (a mapping with a 'type' of {', '.join(tags)}): {v!r:.60}")
+            tags[tag](v)
+        return tagged
+    if attrs.has(hint):
+        fields = _fields_checker(hint)
+
+        def record(v: Any) -> None:
+            if not isinstance(v, dict):
+                raise _Misfit(f" must be a mapping, not {v!r:.60}")
+            fields(v)
+        return record
+    if origin in (list, tuple, dict):
+        item = _checker(args[1] if origin is dict else args[0])
+
+        def container(v: Any) -> None:
+            if not isinstance(v, dict if origin is dict else list):
+                raise _Misfit(f" must be {'a mapping' if origin is dict else 'a list'}, not {v!r:.60}")
+            for k, x in v.items() if origin is dict else enumerate(v):
+                try:
+                    item(x)
+                except _Misfit as bad:
+                    bad.path.append(f"[{k!r}]")
+                    raise
+        return container
+
+    def scalar(v: Any) -> None:
+        if type(v) is not hint:
+            raise _Misfit(f" must be {_TYPE_NAMES[hint]}, not {v!r:.60}")
+    return scalar
+
+
+def _fields_checker(cls: type, tag: str | None = None) -> Callable[[dict[str, Any]], None]:
+    """Checks a mapping against an attrs class: no unknown key, no required one missing."""
+    fields = attrs.fields(attrs.resolve_types(cls))
+    checks = {f.name: _checker(f.type) for f in fields}
+    required = {f.name for f in fields if f.default is attrs.NOTHING}
+    known = set(checks) | ({tag} if tag else set())
+
+    def check(v: dict[str, Any]) -> None:
+        if not v.keys() <= known:
+            raise _Misfit(f" has unknown keys {sorted(set(v) - known)[:5]}")
+        if not required <= v.keys():
+            raise _Misfit(f" misses {sorted(required - set(v))[:5]}")
+        for k, x in v.items():
+            if k != tag:
+                try:
+                    checks[k](x)
+                except _Misfit as bad:
+                    bad.path.append(f".{k}")
+                    raise
+    return check
+
+
 def load_game(rules: Ruleset, text: str) -> Game:
     """Rebuilds a game from `dump_game` output, checking it against the ruleset."""
+    try:
+        return _load_game(rules, text)
+    except RecursionError:
+        # Rule code turns its own recursion errors into RuleRuntimeError: this one is the input's.
+        raise _fail("values nested too deeply") from None
+
+
+def _load_game(rules: Ruleset, text: str) -> Game:
     try:
         raw = json.loads(text)
     except (TypeError, ValueError) as exc:
         raise _fail(f"not JSON ({exc})") from None
-    if not isinstance(raw, dict) or raw.get("format_version") != FORMAT_VERSION:
+    version = raw.get("format_version") if isinstance(raw, dict) else None
+    if type(version) is not int or version != FORMAT_VERSION:
         raise _fail(f"unknown format (expected format_version {FORMAT_VERSION})")
     try:
-        doc = converter.structure(raw, SavedGame)
-    except Exception as exc:  # noqa: BLE001 - cattrs raises groups of many kinds
-        details = "; ".join(cattrs.transform_error(exc)) if isinstance(exc, cattrs.BaseValidationError) else str(exc)
-        raise _fail(details) from None
+        _checker(SavedGame)(raw)
+    except _Misfit as bad:
+        raise _fail(f"${''.join(reversed(bad.path))}{bad.what}") from None
+    doc = converter.structure(raw, SavedGame)
     if doc.ruleset != rules.name or doc.fingerprint != fingerprint(rules):
-        raise _fail(f"it belongs to ruleset {doc.ruleset!r} ({doc.fingerprint}), not {rules.name!r} ({fingerprint(rules)})")
+        raise _fail(f"it belongs to ruleset {doc.ruleset!r} ({doc.fingerprint}), "
+                    f"not {rules.name!r} ({fingerprint(rules)})")
     try:
         options = rules.resolve_options(doc.players, doc.options)
     except Exception as exc:  # noqa: BLE001
         raise _fail(str(exc)) from None
+    # The game restarted from its seed (and position, which undo replays from): the pieces are
+    # those its setup creates, in that order.
+    try:
+        fresh = rules.new_game(players=doc.players, seed=doc.seed, options=options, position=doc.position)
+    except (StateError, RuleRuntimeError) as exc:
+        raise _fail(f"its position cannot start a game: {exc}") from None
     s = State(rules.definition, rules.layout(doc.players), doc.players, options, doc.seed)
-    s.pieces = [Piece(i, p.type, p.attrs, p.label) for i, p in enumerate(doc.pieces)]
-    # The pieces are those setup creates for these players and options, in that order.
-    fresh = rules.new_game(players=doc.players, seed=doc.seed, options=options)._s.pieces
-    if [(p.type, p.attrs) for p in fresh] != [(p.type, p.attrs) for p in s.pieces]:
-        raise _fail("its pieces are not those the ruleset's setup creates")
-    s.loc = [-1] * len(s.pieces)
+    s.pieces = _load_pieces(fresh._s.pieces, doc.pieces)
+    _load_zones(s, doc.zones)
+    _load_vars(s, doc.vars)
+    _load_frames(s, doc.frames)
+    if not doc.over and not s.frames:
+        raise _fail("the game is not over but nothing is running")
+    if doc.over and (s.frames or doc.end_reason is None):
+        raise _fail("the game is over but has no end reason, or still runs")
+    if not doc.over and doc.end_reason is not None:
+        raise _fail(f"the game goes on but has an end reason ({doc.end_reason!r})")
+    if doc.turn_player is not None and not 0 <= doc.turn_player < doc.players:
+        raise _fail(f"the turn of player {doc.turn_player}, in a {doc.players}-player game")
+    if doc.rng_draws < 0 or doc.turn_count < 0:
+        raise _fail("a negative count of random draws or of turns")
+    s.rng_draws = doc.rng_draws
+    s.events = _load_events(doc.events, s.pieces)
+    s.over, s.end_reason, s.turn_player, s.turn_count = doc.over, doc.end_reason, doc.turn_player, doc.turn_count
+    if len(doc.known) > doc.players:
+        raise _fail(f"knowledge of {len(doc.known)} players in a {doc.players}-player game")
+    for p, ids in enumerate(doc.known):
+        for i in ids:
+            if not 0 <= i < len(s.pieces):
+                raise _fail(f"player {p} knows piece {i}, which does not exist")
+            s.known[i] = s.known.get(i, 0) | (1 << p)
+    _load_boards(s, doc.boards)
+    if not s.over:
+        _check_decision(rules, s)
+    return Game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))
+
+
+def _load_pieces(fresh: list[Piece], saved: list[SavedPiece]) -> list[Piece]:
+    """The fresh game's pieces, if the saved ones are exactly those (types, attributes, labels)."""
+    if len(saved) != len(fresh):
+        raise _fail(f"it has {len(saved)} pieces, but the ruleset's setup creates {len(fresh)}")
+    for p, q in zip(fresh, saved, strict=True):
+        # Attributes of the same types too: 1 == 1.0 == true in Python, not in a saved game.
+        if (p.type, p.label, p.attrs) != (q.type, q.label, q.attrs) or any(
+                type(q.attrs[k]) is not type(v) for k, v in p.attrs.items()):
+            raise _fail(f"piece {p.id} is {q.type} {q.label!r} {q.attrs!r:.60}, but setup creates {p!r} {p.attrs}")
+    return list(fresh)
+
+
+def _load_zones(s: State, zones: dict[str, list[int]]) -> None:
+    """Every zone's pieces, each piece in exactly one zone, no zone over its capacity."""
     lay = s.layout
-    if set(doc.zones) != set(lay.zone_by_text):
-        raise _fail(f"zones differ from the ruleset's: {sorted(set(doc.zones) ^ set(lay.zone_by_text))[:5]}")
-    for name, ids in doc.zones.items():
+    if set(zones) != set(lay.zone_by_text):
+        raise _fail(f"zones differ from the ruleset's: {sorted(set(zones) ^ set(lay.zone_by_text))[:5]}")
+    s.loc = [-1] * len(s.pieces)
+    for name, ids in zones.items():
         slot = lay.zone_by_text[name]
         for i in ids:
             if not 0 <= i < len(s.pieces) or s.loc[i] != -1:
@@ -171,36 +334,69 @@ def load_game(rules: Ruleset, text: str) -> Game:
     for slot, zdef in enumerate(lay.zone_defs):
         if zdef.capacity is not None and len(s.zones[slot]) > zdef.capacity(s, {}):
             raise _fail(f"zone {lay.zone_text[slot]!r} holds more pieces than its capacity")
-    if set(doc.vars) != set(lay.var_by_text):
-        raise _fail("variables differ from the ruleset's")
-    s.vars = {lay.var_by_text[k]: decode(v, s.pieces) for k, v in doc.vars.items()}
-    procs = rules.definition.procs
-    for f in doc.frames:
+
+
+def _kind(v: Any) -> str | None:
+    return None if v is None else "piece" if isinstance(v, Piece) else type(v).__name__
+
+
+def _load_vars(s: State, saved: dict[str, Any]) -> None:
+    """Every variable, each of the kind of its initial value (none stands for any kind)."""
+    lay, defs = s.layout, s.game.vars
+    if set(saved) != set(lay.var_by_text):
+        raise _fail(f"variables differ from the ruleset's: {sorted(set(saved) ^ set(lay.var_by_text))[:5]}")
+    for text, key in lay.var_by_text.items():
+        value = decode(saved[text], s.pieces)
+        start = defs[key[0] if isinstance(key, tuple) else key].init(s, {})
+        if None not in (_kind(value), _kind(start)) and _kind(value) != _kind(start):
+            raise _fail(f"variable {text!r} holds {_kind(start)} values, not {saved[text]!r:.60}")
+        s.vars[key] = value
+
+
+def _load_frames(s: State, frames: list[SavedFrame]) -> None:
+    """The running procedures: `play` outermost, each calling the next, the innermost at a decision."""
+    procs = s.game.procs
+    for f in frames:
         if f.proc not in procs or not 0 <= f.pc < len(procs[f.proc].code):
             raise _fail(f"no step {f.pc} in procedure {f.proc!r}")
-    s.frames = [[f.proc, f.pc, {k: decode(v, s.pieces) for k, v in f.locals.items()}] for f in doc.frames]
-    if not doc.over and not s.frames:
-        raise _fail("the game is not over but nothing is running")
-    if doc.over and (s.frames or doc.end_reason is None):
-        raise _fail("the game is over but has no end reason, or still runs")
-    for frame in s.frames:
-        actor = frame[2].get("$actor")
-        if actor is not None and (not isinstance(actor, int) or isinstance(actor, bool) or not 0 <= actor < doc.players):
-            raise _fail(f"no player {actor!r} in a {doc.players}-player game")
-    if doc.rng_draws < 0:
-        raise _fail("negative random draw count")
-    s.rng_draws = doc.rng_draws
-    s.events = list(doc.events)
-    s.over, s.end_reason, s.turn_player, s.turn_count = doc.over, doc.end_reason, doc.turn_player, doc.turn_count
-    if len(doc.known) > doc.players:
-        raise _fail(f"knowledge of {len(doc.known)} players in a {doc.players}-player game")
-    for p, ids in enumerate(doc.known):
-        for i in ids:
-            if not 0 <= i < len(s.pieces):
-                raise _fail(f"player {p} knows piece {i}, which does not exist")
-            s.known[i] = s.known.get(i, 0) | (1 << p)
-    _load_boards(s, doc.boards)
-    return Game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))
+    if frames and frames[0].proc != "play":
+        raise _fail(f"the outermost procedure running is {frames[0].proc!r}, not 'play'")
+    for i, f in enumerate(frames):
+        inner = frames[i + 1] if i + 1 < len(frames) else None
+        proc = procs[f.proc]
+        ins = proc.code[f.pc]
+        if inner is not None and (ins[0] != CALL or ins[1] != inner.proc):
+            raise _fail(f"step {f.pc} of procedure {f.proc!r} does not call {inner.proc!r}")
+        if inner is None and ins[0] not in (CHOOSE, BRANCH):
+            raise _fail(f"step {f.pc} of procedure {f.proc!r} is no decision, yet the game waits there")
+        missing = {*proc.params, "$actor"} - set(f.locals)
+        if missing:
+            raise _fail(f"procedure {f.proc!r} runs without its locals {sorted(missing)}")
+        actor = f.locals["$actor"]
+        if actor is not None and (type(actor) is not int or not 0 <= actor < s.nplayers):
+            raise _fail(f"no player {actor!r} in a {s.nplayers}-player game")
+    s.frames = [[f.proc, f.pc, {k: _decode_local(v, s.pieces) for k, v in f.locals.items()}] for f in frames]
+
+
+def _load_events(events: list[Event], pieces: list[Piece]) -> list[Event]:
+    """The event log, once every piece it names is known to exist."""
+    for e in events:
+        ids = (e.piece,) if isinstance(e, Placed) else getattr(e, "pieces", ())
+        if not all(0 <= i < len(pieces) for i in ids):
+            raise _fail(f"an event names pieces that do not exist: {e}")
+        if isinstance(e, VarSet):
+            decode(e.value, pieces)  # pieces by id, and nothing a variable cannot hold
+    return events
+
+
+def _check_decision(rules: Ruleset, s: State) -> None:
+    """The pending decision must have a player and options the rules can evaluate (both only
+    read the state), or the game would fail at its first use."""
+    try:
+        rules._interp.chooser(s)
+        rules._interp.raw_options(s)
+    except RuleRuntimeError as exc:
+        raise _fail(f"its pending decision cannot be evaluated: {exc}") from None
 
 
 def _load_boards(s: State, boards: dict[str, list[SavedPlacement]]) -> None:

@@ -14,7 +14,7 @@ from boardkit import grid
 from boardkit.errors import DeadEnd, Horizon, RuleRuntimeError
 from boardkit.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
 from boardkit.model import GameDef
-from boardkit.pieces import Piece, label_of
+from boardkit.pieces import Piece, by_id, label_of
 
 
 def key_text(key: Any) -> str:
@@ -185,7 +185,7 @@ class State:
         elif isinstance(value, list):
             value = list(value)
         self.vars[key] = value
-        self.events.append(VarSet(key_text(key), value))
+        self.events.append(VarSet(key_text(key), by_id(value)))
 
     def log(self, message: str, args: list[Any]) -> None:
         text = " ".join([message, *(label_of(a) for a in args)])
