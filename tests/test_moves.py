@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -183,7 +184,153 @@ def test_the_look_ahead_shortcut_offers_what_full_trials_offer(name: str, player
             break
         quick = [m.label for m in game.legal_moves()]
         with monkeypatch.context() as m:
-            m.setattr(Interpreter, "_quick", lambda self, s, option: None)
+            m.setattr(Interpreter, "_quick", lambda self, s, option, depth: None)
             game._legal = None
             assert [mv.label for mv in game.legal_moves()] == quick
         game.play(rng.choice(quick))
+
+
+HORIZONS = {
+    "peek": ("zone deck: stack, hidden", "peek first(deck) by 0\n        move 1 of deck to table"),
+    "place": ("zone deck: stack, hidden", 'place first(deck) on board at "0,0"'),
+    "bag": ("zone deck: bag, public", "move 1 of deck to table"),
+    "shuffle": ("zone deck: stack, public", "shuffle deck\n        move 1 of deck to table"),
+}
+HORIZON_GAME = """
+game "Horizon"
+players 2
+enum Colour { red, blue }
+component Card { colour: Colour } label .colour
+DECK
+zone table: pile, public
+zone board: grid(2, 1), public
+setup {
+  create 1 Card(colour: c) for c in Colour into deck
+  shuffle deck
+}
+play {
+  turn 0 {
+    choose prompt "action" {
+      option draw {
+        DRAW
+        require not empty(table where .colour == red) or not empty(board.colour where it == red)
+      }
+      option pass otherwise { }
+    }
+  }
+  end game "one turn"
+}
+"""
+
+
+@pytest.mark.parametrize("case", sorted(HORIZONS))
+def test_look_ahead_stops_at_peeks_placed_hidden_pieces_bags_and_shuffles(case: str) -> None:
+    deck, draw = HORIZONS[case]
+    rules = boardkit.parse_ruleset(HORIZON_GAME.replace("DECK", deck).replace("DRAW", draw), filename="h.bk")
+    offered = {tuple(m.label for m in rules.new_game(players=2, seed=seed).legal_moves()) for seed in range(8)}
+    # Whichever card the seed puts first, the player cannot know it: "draw" is always offered.
+    assert offered == {("draw",)}
+
+
+SHORTCUT_CASES = {
+    # A call argument drawn at random: the shortcut must stop at the horizon like a trial.
+    "random argument": ("pick(random([1, 2]))", "proc pick(k) {\n  choose b from [1, 2] prompt \"b\"\n  require b == k\n}",
+                        ["1", "2"]),
+    # Equal lists of values: one option each, the same with or without the shortcut.
+    "unhashable": ("choose b from [[a], [a]] prompt \"b\"\n    require first(b) == 1", "", ["1"]),
+}
+SHORTCUT_GAME = """
+game "Shortcut"
+players 2
+play {
+  turn 0 {
+    choose a from [1, 2] prompt "a"
+    BODY
+  }
+  end game "x"
+}
+PROCS
+"""
+
+
+@pytest.mark.parametrize("case", sorted(SHORTCUT_CASES))
+def test_the_shortcut_agrees_with_trials_on_awkward_rules(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from boardkit.interpreter import Interpreter
+
+    body, procs, expected = SHORTCUT_CASES[case]
+    rules = boardkit.parse_ruleset(SHORTCUT_GAME.replace("BODY", body).replace("PROCS", procs), filename="s.bk")
+    assert [m.label for m in rules.new_game(players=2, seed=1).legal_moves()] == expected
+    monkeypatch.setattr(Interpreter, "_quick", lambda self, s, option, depth: None)
+    assert [m.label for m in rules.new_game(players=2, seed=1).legal_moves()] == expected
+
+
+def test_a_loop_that_never_decides_is_reported_not_followed_forever() -> None:
+    text = SHORTCUT_GAME.replace("BODY", "spin()").replace("PROCS", "proc spin() {\n  loop { }\n  require false\n}")
+    game = boardkit.parse_ruleset(text, filename="spin.bk").new_game(players=2)
+    with pytest.raises(boardkit.RuleRuntimeError, match="no decision after"):
+        game.legal_moves()
+
+
+CAPACITY_GAME = """
+game "Trays"
+players 2
+option n = 2 from [0, 1, 2]
+var cap = 2
+var ratio = 10 / n
+component Chip { v: int } label text(.v)
+zone supply: pile, public
+zone tray: pile, public, capacity cap
+zone small: pile, public, capacity 1
+setup { create 1 Chip(v: i) for i in range(1, 4) into supply }
+play {
+  turn 0 {
+    choose c from supply prompt "chip"
+    move 1 of [c] to tray
+  }
+  end game "done"
+}
+"""
+
+
+@pytest.fixture
+def trays() -> boardkit.Ruleset:
+    return boardkit.parse_ruleset(CAPACITY_GAME, filename="trays.bk")
+
+
+def test_a_save_whose_capacity_reads_a_variable_loads(trays: boardkit.Ruleset) -> None:
+    game = trays.new_game(players=2)
+    game.play("1")
+    assert trays.load_game(game.to_json()).zone("tray") == game.zone("tray")
+
+
+@pytest.mark.parametrize(("position", "message"), [
+    ({"zones": {"tray": ["1", "2"]}, "vars": {"cap": 0}}, "zone 'tray' holds 2 pieces, over its capacity 0"),
+    ({"zones": {"supply": []}, "rest": "small"}, "zone 'small' holds 4 pieces, over its capacity 1"),
+])
+def test_capacities_hold_for_the_whole_position(trays: boardkit.Ruleset, position: dict, message: str) -> None:
+    with pytest.raises(boardkit.StateError, match=re.escape(message)):
+        trays.new_game(players=2, position=position)
+
+
+def test_a_capacity_raised_by_the_position_admits_its_pieces(trays: boardkit.Ruleset) -> None:
+    game = trays.new_game(players=2, position={"zones": {"tray": ["1", "2", "3"]}, "vars": {"cap": 3}})
+    assert [p["v"] for p in game.zone("tray")] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("options", ["abc", [("n", 1)]])
+def test_options_must_be_a_dict(trays: boardkit.Ruleset, options: object) -> None:
+    with pytest.raises(boardkit.OptionError, match="options are a dict"):
+        trays.new_game(players=2, options=options)  # type: ignore[arg-type]
+
+
+def test_a_variable_whose_initial_value_fails_is_a_located_runtime_error(trays: boardkit.Ruleset) -> None:
+    with pytest.raises(boardkit.RuleRuntimeError, match=r"trays\.bk:6:5: ZeroDivisionError"):
+        trays.new_game(players=2, options={"n": 0})
+
+
+def test_unknown_zones_and_variables_are_key_errors_even_with_odd_indexes(trays: boardkit.Ruleset) -> None:
+    game = trays.new_game(players=2)
+    with pytest.raises(KeyError, match="no zone"):
+        game.zone("tray", [0])
+    with pytest.raises(KeyError, match="no variable"):
+        game.var("cap", {})

@@ -219,7 +219,7 @@ class Compiler:
             if ftype not in self.sym.enums and ftype not in ("int", "bool", "str"):
                 self.error(span, f"unknown attribute type {ftype!r}: use an enum name, int, bool or str{suggest(ftype, [*self.sym.enums, 'int', 'bool', 'str'])}")
         label = self.ex.compile_label(item.label) if item.label is not None else None
-        parts = self.ex.compile_label(item.parts) if item.parts is not None else None
+        parts = self.ex.compile_label(item.parts, "a piece's parts") if item.parts is not None else None
         return ComponentDef(item.name, tuple((f, t) for f, t, _ in item.fields), label, parts)
 
     def _zone(self, z: ast.ZoneDecl) -> ZoneDef:

@@ -114,9 +114,10 @@ class ExprCompiler:
         finally:
             self._reading = None
 
-    def compile_label(self, node: Any) -> Expr:
-        """Compiles a component label, where `it` and `.attr` name the piece (passed as L['it'])."""
-        self._reading = "a label"
+    def compile_label(self, node: Any, what: str = "a label") -> Expr:
+        """Compiles a component's label or parts, where `it` and `.attr` name the piece (passed
+        as L['it'])."""
+        self._reading = what
         try:
             return self._make(self.gen(node, set(), {"it": "L['it']"}))
         finally:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from boardkit.errors import IllegalMove, OptionError, RuleRuntimeError, StateError
+from boardkit.errors import RULE_FAULTS, IllegalMove, OptionError, RuleRuntimeError, StateError
 from boardkit.interpreter import DECISION, DeadEnd, Interpreter
 from boardkit.grid import public_pieces
 from boardkit.knowledge import unseen_zone
@@ -168,7 +168,7 @@ class Game:
         """Contents of one zone (top/first first), each piece as its public attributes; on a grid
         zone, bottom level first, each with its `cells` and `level`."""
         key = (name, *index) if index else name
-        slot = self._s.layout.zslot.get(key)
+        slot = self._s.layout.zslot.get(key) if _hashable(key) else None
         if slot is None:
             msg = f"no zone {key_text(key)!r}"
             raise KeyError(msg)
@@ -185,7 +185,7 @@ class Game:
     def var(self, name: str, *index: Any) -> Any:
         """A variable's value, as the rules hold it (omniscient, like `zone`)."""
         key = (name, *index) if index else name
-        if key not in self._s.vars:
+        if not _hashable(key) or key not in self._s.vars:
             msg = f"no variable {key_text(key)!r}"
             raise KeyError(msg)
         return self._s.vars[key]
@@ -200,7 +200,13 @@ class Game:
         for i, key in enumerate(lay.zone_keys):
             zdef = lay.zone_defs[i]
             visible = zdef.visibility == "public" or (zdef.visibility == "owner" and lay.zone_owner[i] == player)
-            zones[key_text(key)] = self._contents(i) if visible else unseen_zone(s, s.zones[i], player)
+            if not visible:
+                zones[key_text(key)] = unseen_zone(s, s.zones[i], player)
+            elif zdef.kind == "bag":
+                # Anyone may see what a bag holds, not the order it will be drawn in.
+                zones[key_text(key)] = sorted(self._contents(i), key=lambda p: (p["type"], p["label"]))
+            else:
+                zones[key_text(key)] = self._contents(i)
         view: dict[str, Any] = {
             "player": player,
             "players": self.players,
@@ -226,6 +232,14 @@ class Game:
         return dump_game(self)
 
 
+def _hashable(key: Any) -> bool:
+    try:
+        hash(key)
+    except TypeError:
+        return False
+    return True
+
+
 def _plain(v: Any) -> Any:
     from boardkit.pieces import Piece
 
@@ -241,8 +255,11 @@ def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], posi
     d = rules.definition
     s = State(d, rules.layout(players), players, options, seed)
     for key in s.layout.var_keys:
-        name = key[0] if isinstance(key, tuple) else key
-        s.vars[key] = d.vars[name].init(s, {})
+        var = d.vars[key[0] if isinstance(key, tuple) else key]
+        try:
+            s.vars[key] = var.init(s, {})
+        except RULE_FAULTS as exc:
+            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", var.span) from None
     interp = rules._interp
     if "setup" in d.procs:
         s.frames = [["setup", 0, {"$actor": None}]]

@@ -236,7 +236,7 @@ class Interpreter:
             frame = s.frames[-1]
             msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
             raise RuleRuntimeError(msg, self.procs[frame[0]].spans[frame[1]])
-        quick = self._quick(s, option)
+        quick = self._quick(s, option, depth)
         if quick is not None:
             return quick
         try:
@@ -249,7 +249,7 @@ class Interpreter:
         finally:
             s.restore(snap)
 
-    def _quick(self, s: State, option: Any) -> bool | None:
+    def _quick(self, s: State, option: Any, depth: int) -> bool | None:
         """Settles a trial without running it when the option leads, through jumps and calls
         only, to decisions of the same player: it is completable exactly when one of their
         options is, down to a decision after which nothing can fail. None: run it."""
@@ -259,11 +259,11 @@ class Interpreter:
         if ins[1].by is not None:
             return None
         if ins[0] == BRANCH:
-            return self._quick_from(s, proc, ins[1].targets[option], top[2], [], 0)
+            return self._quick_from(s, proc, ins[1].targets[option], top[2], [], depth)
         if proc.code[pc + 1][0] not in _PASSING:
             return None
         L = {**top[2], ins[1].var: None if option is SKIP else option}
-        return self._quick_from(s, proc, pc + 1, L, [], 0)
+        return self._quick_from(s, proc, pc + 1, L, [], depth)
 
     def _quick_from(self, s: State, proc: Any, pc: int, L: dict, callers: list, depth: int) -> bool | None:
         s.trials_left -= 1
@@ -271,7 +271,7 @@ class Interpreter:
             return None  # the full trial reports the exhausted budget
         procs = self.procs
         try:
-            while True:
+            for _ in range(_QUICK_STEPS):
                 ins = proc.code[pc]
                 op = ins[0]
                 if op == JUMP:
@@ -284,11 +284,17 @@ class Interpreter:
                     proc, pc = callee, 0
                 elif op == CHOOSE and ins[1].by is None and ins[1].optional is None:
                     values = ins[1].domain(s, L)
+                    if values and isinstance(values[0], (Piece, list)):
+                        values = _distinct_options(values, s.loc)
+                    else:
+                        values = list(dict.fromkeys(values))
                     break
                 else:
                     return None
-        except RULE_FAULTS:
-            return None  # the full trial reports it, located
+            else:
+                return None  # a loop of jumps: the full trial reports it
+        except (*RULE_FAULTS, Horizon):
+            return None  # the full trial reports a fault, located, or stops at the horizon
         if not values:
             return False
         below = ((procs[f[0]], f[1]) for f in reversed(s.frames[:-1]))
@@ -304,7 +310,7 @@ class Interpreter:
             return True
         # A decision after which something may fail: completable if one of its options is.
         var = ins[1].var
-        for v in (_distinct_options(values, s.loc) if isinstance(values[0], (Piece, list)) else dict.fromkeys(values)):
+        for v in values:
             found = self._quick_from(s, proc, pc + 1, {**L, var: v}, callers, depth + 1)
             if found is not False:
                 return found  # True, or None: only a full trial can tell
@@ -325,6 +331,8 @@ class Interpreter:
 
 # What `_quick` follows from an option to the next decision: no effect happens on the way.
 _PASSING = (JUMP, CALL, CHOOSE)
+# How many jumps and calls `_quick` follows before it leaves the question to a full trial.
+_QUICK_STEPS = 1000
 
 
 class _NoEvents(list):

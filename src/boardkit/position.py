@@ -19,7 +19,7 @@ import copy
 import reprlib
 from typing import Any
 
-from boardkit.errors import StateError
+from boardkit.errors import RULE_FAULTS, DeadEnd, StateError
 from boardkit.grid import rebuild
 from boardkit.pieces import Piece
 from boardkit.state import Layout, State, key_text
@@ -158,10 +158,6 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
             s.loc[piece.id] = slot
             if cells is not None:
                 placements.setdefault(slot, []).append((piece, cells))
-        zdef = lay.zone_defs[slot]
-        if zdef.capacity is not None and len(s.zones[slot]) > zdef.capacity(s, {}):
-            msg = f"zone {zone!r} holds {len(s.zones[slot])} pieces, over its capacity"
-            raise StateError(msg)
     leftover = [p for p in pool if s.loc[p.id] in wanted or rest_slot is not None]
     if leftover:
         if rest_slot is None:
@@ -176,6 +172,15 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
             s.zones[slot] = [*s.zones[slot], p]
             s.loc[p.id] = slot
     s.vars.update(variables)
+    # Capacities last: they may read the variables the position sets.
+    for slot in range(len(s.zones)):
+        try:
+            s.check_capacity(slot)
+        except DeadEnd as exc:
+            raise StateError(str(exc)) from None
+        except RULE_FAULTS as exc:
+            msg = f"zone {lay.zone_text[slot]!r}: its capacity cannot be worked out ({type(exc).__name__}: {exc})"
+            raise StateError(msg) from None
     _apply_knowledge(s, known)
     if s.boards:
         _rebuild_grids(s, wanted, placements, old_boards)
@@ -251,6 +256,6 @@ def _rebuild_grids(s: State, wanted: dict[int, list[Any]], placements: dict[int,
             raise StateError(msg)
         try:
             rebuild(s, slot, placed)
-        except (ValueError, TypeError) as exc:
+        except (*RULE_FAULTS, DeadEnd) as exc:
             msg = f"grid zone {key_text(s.layout.zone_keys[slot])!r}: {exc}"
             raise StateError(msg) from None

@@ -86,6 +86,9 @@ class Ruleset:
             counts = str(self.min_players) if self.min_players == self.max_players else f"{self.min_players}-{self.max_players}"
             msg = f"{self.name} is for {counts} players, not {players!r}"
             raise OptionError(msg)
+        if options is not None and not isinstance(options, dict):
+            msg = f"options are a dict of option names to values, not {options!r:.60}"
+            raise OptionError(msg)
         chosen = {name: opt.default for name, opt in self.definition.options.items()}
         for name, value in (options or {}).items():
             opt = self.definition.options.get(name)

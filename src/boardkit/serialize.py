@@ -19,7 +19,7 @@ import attrs
 import cattrs
 from cattrs.strategies import configure_tagged_union
 
-from boardkit.errors import RuleRuntimeError, StateError
+from boardkit.errors import RULE_FAULTS, DeadEnd, RuleRuntimeError, StateError
 from boardkit.events import Event, Placed, VarSet
 from boardkit.game import Game
 from boardkit.grid import rebuild, saved_boards
@@ -275,8 +275,8 @@ def _load_game(rules: Ruleset, text: str) -> Game:
         raise _fail(f"its position cannot start a game: {exc}") from None
     s = State(rules.definition, rules.layout(doc.players), doc.players, options, doc.seed)
     s.pieces = _load_pieces(fresh._s.pieces, doc.pieces)
-    _load_zones(s, doc.zones)
     _load_vars(s, doc.vars)
+    _load_zones(s, doc.zones)  # after the variables, which capacities may read
     _load_frames(s, doc.frames)
     if not doc.over and not s.frames:
         raise _fail("the game is not over but nothing is running")
@@ -331,9 +331,11 @@ def _load_zones(s: State, zones: dict[str, list[int]]) -> None:
         s.zones[slot] = [s.pieces[i] for i in ids]
     if -1 in s.loc:
         raise _fail(f"piece {s.loc.index(-1)} is in no zone")
-    for slot, zdef in enumerate(lay.zone_defs):
-        if zdef.capacity is not None and len(s.zones[slot]) > zdef.capacity(s, {}):
-            raise _fail(f"zone {lay.zone_text[slot]!r} holds more pieces than its capacity")
+    for slot in range(len(s.zones)):
+        try:
+            s.check_capacity(slot)
+        except (*RULE_FAULTS, DeadEnd) as exc:
+            raise _fail(str(exc)) from None
 
 
 def _kind(v: Any) -> str | None:

@@ -88,6 +88,9 @@ class State:
     def rng(self) -> random.Random:
         """A generator for one random effect. Each use derives a fresh one from the seed and a
         counter, so the whole random state is one integer: cheap to copy, save and restore."""
+        if self.probing is not None:
+            # Look-ahead would replay the very draw the game will make: it must not see it.
+            raise Horizon
         self.rng_draws += 1
         return random.Random(f"{self.seed}:{self.rng_draws}")
 
@@ -128,11 +131,15 @@ class State:
             raise Horizon
 
     def _unknown_to(self, player: int, pieces: list[Piece]) -> bool:
-        """Whether `player` would learn something new from where `pieces` go."""
+        """Whether `player` would learn something new from where `pieces` go: what they are,
+        or, out of a bag, which of its pieces came out (a random draw, even from a public bag)."""
         lay, loc, known = self.layout, self.loc, self.known
         for p in pieces:
             slot = loc[p.id]
-            visibility = lay.zone_defs[slot].visibility
+            zdef = lay.zone_defs[slot]
+            if zdef.kind == "bag":
+                return True
+            visibility = zdef.visibility
             if visibility == "public" or (visibility == "owner" and lay.zone_owner[slot] == player):
                 continue
             if not known.get(p.id, 0) >> player & 1:
@@ -152,7 +159,7 @@ class State:
         if capacity is not None:
             cap = capacity(self, {})
             if len(self.zones[slot]) > cap:
-                msg = f"zone {self.layout.zone_text[slot]!r} would hold {len(self.zones[slot])} pieces, over its capacity {cap}"
+                msg = f"zone {self.layout.zone_text[slot]!r} holds {len(self.zones[slot])} pieces, over its capacity {cap}"
                 raise DeadEnd(msg)
 
     def shuffle(self, slot: int) -> None:
@@ -197,18 +204,24 @@ class State:
             msg = f"peek needs a player (0..{self.nplayers - 1}), not {player!r}"
             raise ValueError(msg)
         chosen = _pieces(pieces, "peek")
+        reveals = player == self.probing and self._unknown_to(player, chosen)
         known = dict(self.known)
         for p in chosen:
             known[p.id] = known.get(p.id, 0) | (1 << player)
         self.known = known
         self.events.append(Peeked(tuple(p.id for p in chosen), player))
+        if reveals:
+            raise Horizon
 
     def reveal(self, pieces: Any) -> None:
         """Lets every player know `pieces` (one piece or a list)."""
         chosen = _pieces(pieces, "reveal")
+        reveals = self.probing is not None and self._unknown_to(self.probing, chosen)
         everyone = (1 << self.nplayers) - 1
         self.known = {**self.known, **{p.id: everyone for p in chosen}}
         self.events.append(Revealed(tuple(p.id for p in chosen)))
+        if reveals:
+            raise Horizon
 
     def end_game(self, reason: str) -> None:
         self.over = True
@@ -218,7 +231,11 @@ class State:
 
     def place(self, piece: Any, dest: int, cells: Any) -> None:
         """Puts one piece on cells of a grid zone (`place x on g at cells`)."""
+        one = piece[0] if isinstance(piece, list) and len(piece) == 1 else piece
+        reveals = self.probing is not None and isinstance(one, Piece) and self._unknown_to(self.probing, [one])
         grid.place(self, piece, dest, cells)
+        if reveals:
+            raise Horizon
 
     # Copies.
     def snapshot(self) -> tuple:
