@@ -422,3 +422,18 @@ def walk(node: Any) -> Iterator[Any]:
         for f in attrs.fields(type(node)):
             if f.name != "span":
                 yield from walk(getattr(node, f.name))
+
+
+def too_deep(root: Any, limit: int) -> Any | None:
+    """The first node nested more than `limit` levels under `root`, or None. Iterative, so
+    that a pathological file cannot exhaust the stack before it is reported."""
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend((x, depth) for x in node)
+        elif attrs.has(type(node)):
+            if depth > limit:
+                return node
+            stack.extend((getattr(node, f.name), depth + 1) for f in attrs.fields(type(node)) if f.name != "span")
+    return None

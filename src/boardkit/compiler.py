@@ -37,11 +37,21 @@ def _key(item: Any) -> tuple[str, str]:
     return ("name", item.name)
 
 
+# How deep blocks and expressions may nest: far beyond any real rule (the bundled games stay
+# under 16), and shallow enough that compiling them cannot exhaust Python's stack.
+MAX_NESTING = 50
+
+
 def load_items(source: SourceFile, resolve: Resolver, sources: dict[str, SourceFile],
                diags: list[Diagnostic], depth: int = 0) -> list[Any]:
     """Returns the declarations of a rule file with those of the file it extends merged in."""
     sources[source.filename] = source
     tree = parse(source)
+    deep = ast.too_deep(tree, MAX_NESTING)
+    if deep is not None:
+        msg = (f"the rules nest more than {MAX_NESTING} levels deep here (blocks and expressions); "
+               "name a part with 'func' or 'proc'")
+        raise RuleError([Diagnostic(deep.span, msg)], source)
     own: dict[tuple[str, str], Any] = {}
     tiebreaks: list[ast.Score] = []
     base: list[Any] = []
