@@ -8,6 +8,7 @@ from typing import Any
 from lark import Token, Transformer
 
 from boardkit import ast
+from boardkit.errors import Diagnostic, RuleError
 from boardkit.source import Span
 
 
@@ -43,6 +44,10 @@ def _string(tok: Token) -> str:
     return str(tok)[1:-1]
 
 
+# Longer numbers are mistakes (and Python refuses to read ints over 4300 digits).
+MAX_DIGITS = 18
+
+
 class Builder(Transformer):
     """Builds AST nodes as the parser reduces rules (lark's inline transformer: no parse tree
     is kept). `filename` is set before each parse, for the spans."""
@@ -59,9 +64,15 @@ class Builder(Transformer):
     def game_decl(self, c):
         return ast.GameDecl(span=self._s(c), title=_string(c[0]))
 
+    def _int(self, tok: Token) -> int:
+        if len(tok) > MAX_DIGITS:
+            msg = f"a number of {len(tok)} digits: numbers in rules have at most {MAX_DIGITS}"
+            raise RuleError([Diagnostic(_tok_span(self.filename, tok), msg)])
+        return int(tok)
+
     def players_decl(self, c):
-        low = int(c[0])
-        return ast.PlayersDecl(span=self._s(c), low=low, high=int(c[1]) if len(c) > 1 else low)
+        low = self._int(c[0])
+        return ast.PlayersDecl(span=self._s(c), low=low, high=self._int(c[1]) if len(c) > 1 else low)
 
     def extends_decl(self, c):
         return ast.Extends(span=self._s(c), target=_string(c[0]))
@@ -367,7 +378,7 @@ class Builder(Transformer):
         return ast.Call(span=_tok_span(self.filename, c[0]), func=str(c[0]), args=tuple(c[1]) if len(c) > 1 else ())
 
     def int_(self, c):
-        return ast.Num(span=self._s(c), value=int(c[0]))
+        return ast.Num(span=self._s(c), value=self._int(c[0]))
 
     def string(self, c):
         return ast.Str(span=self._s(c), value=_string(c[0]))

@@ -13,7 +13,8 @@ import attrs
 
 from boardkit import ast
 from boardkit.errors import RULE_FAULTS, Diagnostic, RuleError, RuleRuntimeError
-from boardkit.exprs import ExprCompiler, Symbols, suggest
+from boardkit.exprs import WORK_LIMIT, ExprCompiler, Symbols, suggest
+from boardkit.listops import LIST_LIMIT
 from boardkit.model import (
     BRANCH, CALL, CHOOSE, END, EXEC, ITER_INIT, ITER_NEXT, JUMP, JUMP_IF_NOT, REQUIRE, RETURN,
     TURN_BEGIN, TURN_END, BranchInfo, ChooseInfo, ComponentDef, EnumDef, GameDef, OptionDef,
@@ -37,6 +38,8 @@ def _key(item: Any) -> tuple[str, str]:
     return ("name", item.name)
 
 
+# The most players a game may name: far beyond any table.
+MAX_PLAYERS = 64
 # How deep blocks and expressions may nest: far beyond any real rule (the bundled games stay
 # under 16), and shallow enough that compiling them cannot exhaust Python's stack.
 MAX_NESTING = 50
@@ -63,7 +66,12 @@ def load_items(source: SourceFile, resolve: Resolver, sources: dict[str, SourceF
             elif depth > 8:
                 diags.append(Diagnostic(item.span, "rulesets extend each other in a cycle"))
             else:
-                base = load_items(SourceFile(path.read_text(encoding="utf-8"), str(path)), resolve, sources, diags, depth + 1)
+                try:
+                    text = path.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError) as exc:
+                    diags.append(Diagnostic(item.span, f"cannot read {str(path)!r} to extend: {exc}"))
+                    continue
+                base = load_items(SourceFile(text, str(path)), resolve, sources, diags, depth + 1)
             continue
         if isinstance(item, ast.Score) and item.kind == "tiebreak":
             tiebreaks.append(item)
@@ -123,7 +131,7 @@ class Compiler:
         if len(self.diags) > before:
             return None
         try:
-            return fn(None, {})
+            return fn(_ConstState(), {})
         except Exception:  # noqa: BLE001 - any failure means it was not a constant
             self.error(node.span, "expected a constant value")
             return None
@@ -144,8 +152,8 @@ class Compiler:
                 title = item.title
             elif isinstance(item, ast.PlayersDecl):
                 low, high = item.low, item.high
-                if not 1 <= low <= high:
-                    self.error(item.span, f"bad player range {low}..{high}")
+                if not 1 <= low <= high <= MAX_PLAYERS:
+                    self.error(item.span, f"bad player range {low}..{high}: from 1 to {MAX_PLAYERS} players")
             elif isinstance(item, ast.EnumDecl):
                 members = tuple(m for m, _ in item.members)
                 # A member may belong to several enums (a subset of colours beside all colours):
@@ -486,19 +494,34 @@ class Compiler:
                 envs = nxt
             for env in envs:
                 attrs_ = {k: f(s, env) for k, f in kw}
-                s.create(type_name, attrs_, count(s, env), dest(s, L))
+                n = count(s, env)
+                if not isinstance(n, int) or len(s.pieces) + n > LIST_LIMIT:
+                    msg = f"create {n!r:.40} pieces: a game holds at most {LIST_LIMIT} pieces"
+                    raise ValueError(msg)
+                s.create(type_name, attrs_, n, dest(s, L))
 
         b.emit(st.span, EXEC, create)
+
+
+class _ConstState:
+    """What constants are evaluated on: no game yet, only the work budget expressions charge."""
+
+    work = WORK_LIMIT
 
 
 def _per_player(fn: Any, param: str, span: Span) -> Callable[[Any, int], Any]:
     """A score or tiebreak as a function of the state and a player; faults point at the rule."""
 
     def score(s: Any, p: int) -> Any:
+        s.work = WORK_LIMIT
         try:
-            return fn(s, {param: p})
+            value = fn(s, {param: p})
         except RULE_FAULTS as exc:
             raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", span) from None
+        if type(value) is not int:
+            msg = f"a score or tiebreak must be a whole number, not {value!r:.60} (player {p})"
+            raise RuleRuntimeError(msg, span)
+        return value
 
     return score
 

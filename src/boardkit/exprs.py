@@ -18,6 +18,7 @@ from boardkit import ast
 from boardkit.builtins import BUILTINS, STATE_NAMES
 from boardkit.errors import Diagnostic
 from boardkit.grid import GRID_KEY_ARG, GRID_ZONE_FIRST
+from boardkit.listops import LIST_LIMIT
 from boardkit.pieces import Piece
 from boardkit.source import Span
 
@@ -25,6 +26,57 @@ Expr = Callable[[Any, dict], Any]
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
         ">": ">", ">=": ">=", "in": "in", "not in": "not in"}
+
+
+# How much work (items iterated by comprehensions and filters, items joined by `+`, function
+# calls) one run to a decision, one look-ahead or one score may do: ample for any rule, and a
+# bound on a rule that would otherwise work for ever inside a single expression.
+WORK_LIMIT = 10_000_000
+# The largest whole number a rule may make by multiplying, in bits.
+INT_BITS = 1024
+
+
+def _over_budget(s: Any) -> None:
+    msg = f"an expression did more than {WORK_LIMIT} steps of work: is a list or a recursion unbounded?"
+    raise ValueError(msg)
+
+
+def each(s: Any, xs: Any) -> Any:
+    """What a comprehension or filter walks, charged to the work budget."""
+    if isinstance(xs, (list, tuple, str)):
+        s.work -= len(xs)
+        if s.work < 0:
+            _over_budget(s)
+    return xs
+
+
+def charge(s: Any) -> None:
+    """One function call, charged to the work budget."""
+    s.work -= 1
+    if s.work < 0:
+        _over_budget(s)
+
+
+def add(s: Any, a: Any, b: Any) -> Any:
+    out = a + b
+    if isinstance(out, (list, str)):
+        if len(out) > LIST_LIMIT:
+            msg = f"joining would make {len(out)} items, more than {LIST_LIMIT}"
+            raise ValueError(msg)
+        s.work -= len(out)
+        if s.work < 0:
+            _over_budget(s)
+    return out
+
+
+def multiply(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int and a.bit_length() + b.bit_length() > INT_BITS:
+        msg = f"a product over {INT_BITS} bits: numbers in rules stay small"
+        raise ValueError(msg)
+    if isinstance(a, (list, str)) or isinstance(b, (list, str)):
+        msg = f"cannot multiply {a!r:.30} by {b!r:.30}"
+        raise TypeError(msg)
+    return a * b
 
 
 def attribute(value: Any, name: str) -> Any:
@@ -76,7 +128,8 @@ class ExprCompiler:
         self.sym = symbols
         self.diags = diagnostics
         self.used: set[str] = set()
-        self.ns: dict[str, Any] = {"_attr": attribute, "Piece": Piece}
+        self.ns: dict[str, Any] = {"_attr": attribute, "Piece": Piece, "_each": each, "_charge": charge,
+                                   "_add": add, "_mul": multiply}
         for name, (fn, *_rest) in BUILTINS.items():
             self.ns[f"_b_{name}"] = fn
         self._counter = 0
@@ -138,7 +191,7 @@ class ExprCompiler:
             params = {p: f"_p_{p}" for p in decl.params}
             body = self.gen(decl.body, set(), params)
             args = "".join(f", {p}" for p in params.values())
-            exec(f"def _f_{name}(s{args}):\n    return {body}\n", self.ns)  # noqa: S102
+            exec(f"def _f_{name}(s{args}):\n    _charge(s)\n    return {body}\n", self.ns)  # noqa: S102
 
     # Zones and variables.
     def _zone_slot(self, node: Any, scope: set[str], bound: dict[str, str]) -> str | None:
@@ -316,6 +369,10 @@ class ExprCompiler:
     def _Binary(self, node: ast.Binary, scope: set[str], bound: dict[str, str]) -> str:
         left = self.gen(node.left, scope, bound)
         right = self.gen(node.right, scope, bound)
+        if node.op == "+":
+            return f"_add(s, {left}, {right})"
+        if node.op == "*":
+            return f"_mul({left}, {right})"
         return f"({left} {_OPS[node.op]} {right})"
 
     def _BoolOp(self, node: ast.BoolOp, scope: set[str], bound: dict[str, str]) -> str:
@@ -332,7 +389,7 @@ class ExprCompiler:
         coll = self.gen(node.coll, scope, bound)
         var = self._fresh("it")
         cond = self.gen(node.cond, scope, {**bound, "it": var})
-        return f"[{var} for {var} in {coll} if {cond}]"
+        return f"[{var} for {var} in _each(s, {coll}) if {cond}]"
 
     def _ListComp(self, node: ast.ListComp, scope: set[str], bound: dict[str, str]) -> str:
         inner = dict(bound)
@@ -341,7 +398,7 @@ class ExprCompiler:
             it = self.gen(f.iter, scope, inner)
             var = self._fresh(f"v_{f.var}_")
             inner = {**inner, f.var: var}
-            clause = f"for {var} in {it}"
+            clause = f"for {var} in _each(s, {it})"
             if f.cond is not None:
                 clause += f" if {self.gen(f.cond, scope, inner)}"
             clauses.append(clause)

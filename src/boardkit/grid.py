@@ -13,8 +13,12 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
+from boardkit.errors import RULE_FAULTS, RuleRuntimeError
 from boardkit.events import Placed
 from boardkit.pieces import Piece
+
+# The longest side of a grid: room for any board, and a bound on what cell lists may cost.
+MAX_SIDE = 100
 
 
 def cell(x: int, y: int) -> str:
@@ -213,11 +217,12 @@ def new_boards(s: Any) -> dict[int, Board]:
     for slot, zdef in enumerate(s.layout.zone_defs):
         if zdef.grid is None:
             continue
-        w, h = (f(s, {}) for f in zdef.grid)
-        if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 1000 for v in (w, h)):
-            from boardkit.errors import RuleRuntimeError
-
-            msg = f"grid zone {zdef.name!r} must have a size of 1 to 1000 cells each way, not {w!r} x {h!r}"
+        try:
+            w, h = (f(s, {}) for f in zdef.grid)
+        except RULE_FAULTS as exc:
+            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", zdef.span) from None
+        if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_SIDE for v in (w, h)):
+            msg = f"grid zone {zdef.name!r} must have a size of 1 to {MAX_SIDE} cells each way, not {w!r} x {h!r}"
             raise RuleRuntimeError(msg, zdef.span)
         boards[slot] = Board.empty(geometry(w, h))
     return boards

@@ -13,6 +13,7 @@ from typing import Any
 
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError
 from boardkit.events import Chose, TurnEnded, TurnStarted
+from boardkit.exprs import WORK_LIMIT
 from boardkit.model import (
     BRANCH, CALL, CHOOSE, END, EXEC, ITER_INIT, ITER_NEXT, JUMP, JUMP_IF_NOT, REQUIRE, RETURN,
     TURN_BEGIN, TURN_END, GameDef,
@@ -38,6 +39,8 @@ class Interpreter:
         """Executes until a decision, the end of the game, or (when probing) the end of the turn."""
         procs = self.procs
         budget = STEP_LIMIT
+        if not probe:
+            s.work = WORK_LIMIT
         frame = s.frames[-1]
         proc = procs[frame[0]]
         code = proc.code
@@ -121,6 +124,8 @@ class Interpreter:
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
         by = ins[1].by
+        if s.probing is None:
+            s.work = WORK_LIMIT
         try:
             player = by(s, frame[2]) if by is not None else frame[2].get("$actor")
         except RULE_FAULTS as exc:
@@ -218,6 +223,7 @@ class Interpreter:
             return plain or fallback
         chooser = self.chooser(s)
         s.trials_left = TRIAL_LIMIT
+        s.work = WORK_LIMIT
         # Trials are not part of the game: their events go nowhere.
         events, s.events = s.events, _NO_EVENTS
         s.probing = chooser

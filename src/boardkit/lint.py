@@ -11,7 +11,7 @@ from typing import Any
 
 from boardkit import ast
 from boardkit.errors import Diagnostic
-from boardkit.exprs import ExprCompiler
+from boardkit.exprs import WORK_LIMIT, ExprCompiler
 from boardkit.model import CALL, END, GameDef
 
 _KINDS = {ast.ZoneDecl: "zone", ast.VarDecl: "variable", ast.OptionDecl: "option", ast.FuncDecl: "function",
@@ -32,6 +32,7 @@ class _ConstState:
 
     def __init__(self, consts: dict[str, Any]) -> None:
         self.vars = _ConstVars(consts)
+        self.work = WORK_LIMIT
 
     def __getattr__(self, name: str) -> Any:
         raise _NotConstant

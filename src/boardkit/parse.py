@@ -80,3 +80,5 @@ def parse(source: SourceFile) -> ast.RuleFile:
             return parser.parse(source.text)
         except lark.exceptions.UnexpectedInput as err:
             raise RuleError([_diagnostic(err, source)], source) from None
+        except RuleError as err:  # from the builder, which knows no source text
+            raise RuleError(err.diagnostics, source) from None

@@ -13,6 +13,7 @@ from typing import Any
 from boardkit import grid
 from boardkit.errors import DeadEnd, Horizon, RuleRuntimeError
 from boardkit.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
+from boardkit.exprs import WORK_LIMIT
 from boardkit.model import GameDef
 from boardkit.pieces import Piece, by_id, label_of
 
@@ -76,6 +77,9 @@ class State:
         # how many more continuations it may try before giving up.
         self.probing: int | None = None
         self.trials_left = 0
+        # What expressions may still do before a rule counts as running away (exprs.WORK_LIMIT);
+        # renewed by every run to a decision, look-ahead and score.
+        self.work = WORK_LIMIT
         # Knowledge of hidden pieces: piece id -> bit mask of the players who have seen it.
         # Replaced, never changed in place, so that snapshots share it (docs/reference/knowledge.md).
         self.known: dict[int, int] = {}
