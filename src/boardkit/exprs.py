@@ -36,7 +36,7 @@ WORK_LIMIT = 10_000_000
 INT_BITS = 1024
 
 
-def _over_budget(s: Any) -> None:
+def _over_budget() -> None:
     msg = f"an expression did more than {WORK_LIMIT} steps of work: is a list or a recursion unbounded?"
     raise ValueError(msg)
 
@@ -46,7 +46,7 @@ def each(s: Any, xs: Any) -> Any:
     if isinstance(xs, (list, tuple, str)):
         s.work -= len(xs)
         if s.work < 0:
-            _over_budget(s)
+            _over_budget()
     return xs
 
 
@@ -54,7 +54,7 @@ def charge(s: Any) -> None:
     """One function call, charged to the work budget."""
     s.work -= 1
     if s.work < 0:
-        _over_budget(s)
+        _over_budget()
 
 
 def add(s: Any, a: Any, b: Any) -> Any:
@@ -65,7 +65,7 @@ def add(s: Any, a: Any, b: Any) -> Any:
             raise ValueError(msg)
         s.work -= len(out)
         if s.work < 0:
-            _over_budget(s)
+            _over_budget()
     return out
 
 
