@@ -334,3 +334,50 @@ def test_unknown_zones_and_variables_are_key_errors_even_with_odd_indexes(trays:
         game.zone("tray", [0])
     with pytest.raises(KeyError, match="no variable"):
         game.var("cap", {})
+
+
+BAG_GAME = """
+game "Bags"
+players 2
+component Chip { v: int } label text(.v)
+zone supply: pile, public
+zone bag: bag, public, capacity 6
+zone table: pile, public
+var total = []
+setup {
+  create 1 Chip(v: i) for i in range(1, 5) into bag
+  create 1 Chip(v: i) for i in range(6, 7) into supply
+}
+play {
+  turn 0 {
+    choose prompt "act" {
+      option pick {
+        choose c from bag prompt "chip"
+        move 1 of [c] to table
+        require c.v > 1 "too small"
+      }
+      option fill { move 2 of supply to bag }
+      option pass otherwise { }
+    }
+  }
+  end game "x"
+}
+"""
+
+
+def test_bags_choose_named_pieces_check_capacity_and_hide_their_order() -> None:
+    rules = boardkit.parse_ruleset(BAG_GAME, filename="bags.bk")
+    for seed in range(4):
+        game = rules.new_game(players=2, seed=seed)
+        # Filling overflows the bag (5 + 2 > 6): dropped, although the bag mixes what enters.
+        assert [m.label for m in game.legal_moves()] == ["pick"]
+        game.play("pick")
+        # A chip named by the player is no draw: the require after it still prunes chip 1,
+        # and the bag's chips are offered in one order whatever the seed mixed.
+        assert [m.label for m in game.legal_moves()] == ["2", "3", "4", "5"]
+
+
+def test_adding_to_a_variable_keeps_the_list_bound() -> None:
+    text = 'game "Grow"\nplayers 2\nvar xs = [1]\nplay {\n  repeat 20 {\n    set xs += xs\n  }\n}\n'
+    with pytest.raises(boardkit.RuleRuntimeError, match="joining would make 131072 items"):
+        boardkit.parse_ruleset(text, filename="grow.bk").new_game(players=2)

@@ -13,7 +13,7 @@ import attrs
 
 from boardkit import ast
 from boardkit.errors import RULE_FAULTS, Diagnostic, RuleError, RuleRuntimeError
-from boardkit.exprs import WORK_LIMIT, ExprCompiler, Symbols, suggest
+from boardkit.exprs import WORK_LIMIT, ExprCompiler, Symbols, add, suggest
 from boardkit.listops import LIST_LIMIT
 from boardkit.model import (
     BRANCH, CALL, CHOOSE, END, EXEC, ITER_INIT, ITER_NEXT, JUMP, JUMP_IF_NOT, REQUIRE, RETURN,
@@ -420,7 +420,7 @@ class Compiler:
         if st.index is None and name in scope:
             def set_local(s: Any, L: dict) -> None:
                 v = value(s, L)
-                L[name] = _copy(v) if op == "=" else (L[name] + v if op == "+=" else L[name] - v)
+                L[name] = _copy(v) if op == "=" else (add(s, L[name], v) if op == "+=" else L[name] - v)
 
             b.emit(st.span, EXEC, set_local)
             return
@@ -441,12 +441,16 @@ class Compiler:
         if dest is None:
             return
         end = st.end
+        # `move 2 of bag to ...` takes the first pieces in the zone's order: from a bag, a draw.
+        source = st.pieces.coll if isinstance(st.pieces, ast.Where) else st.pieces
+        source = source.obj if isinstance(source, ast.Index) else source
+        drawn = amount is not None and isinstance(source, ast.Name) and source.name in self.sym.zones
 
         def move(s: Any, L: dict) -> None:
             chosen = pieces(s, L)
             if amount is not None:
                 chosen = chosen[: amount(s, L)]
-            s.move(list(chosen), dest(s, L), end)
+            s.move(list(chosen), dest(s, L), end, drawn)
 
         # A move into a zone with a capacity may overflow it: a dead end the look-ahead must see.
         target = st.dest.obj if isinstance(st.dest, ast.Index) else st.dest

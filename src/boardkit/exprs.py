@@ -58,12 +58,14 @@ def charge(s: Any) -> None:
 
 
 def add(s: Any, a: Any, b: Any) -> Any:
+    """`+`, and `+=`: joined lists and texts stay within LIST_LIMIT; the items added are charged
+    to the work budget (so a list built item by item costs in proportion to its length)."""
     out = a + b
     if isinstance(out, (list, str)):
         if len(out) > LIST_LIMIT:
             msg = f"joining would make {len(out)} items, more than {LIST_LIMIT}"
             raise ValueError(msg)
-        s.work -= len(out)
+        s.work -= len(b) + 1
         if s.work < 0:
             _over_budget()
     return out

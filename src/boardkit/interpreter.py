@@ -159,7 +159,7 @@ class Interpreter:
         values = info.domain(s, L)
         skip = [SKIP] if info.optional is not None else []
         if values and isinstance(values[0], (Piece, list)):
-            return _distinct_options(values, s.loc) + skip, []
+            return _distinct_options(values, s.loc, s.layout.zone_defs) + skip, []
         return list(dict.fromkeys(values)) + skip, []
 
     def option_label(self, s: State, option: Any) -> str:
@@ -242,6 +242,7 @@ class Interpreter:
             frame = s.frames[-1]
             msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
             raise RuleRuntimeError(msg, self.procs[frame[0]].spans[frame[1]])
+        s.work = WORK_LIMIT  # each continuation may do a run's work; the trial count bounds them
         quick = self._quick(s, option, depth)
         if quick is not None:
             return quick
@@ -291,7 +292,7 @@ class Interpreter:
                 elif op == CHOOSE and ins[1].by is None and ins[1].optional is None:
                     values = ins[1].domain(s, L)
                     if values and isinstance(values[0], (Piece, list)):
-                        values = _distinct_options(values, s.loc)
+                        values = _distinct_options(values, s.loc, s.layout.zone_defs)
                     else:
                         values = list(dict.fromkeys(values))
                     break
@@ -361,13 +362,17 @@ class _Skip:
 SKIP = _Skip()
 
 
-def _distinct_options(values: list, loc: list[int]) -> list:
+def _distinct_options(values: list, loc: list[int], zone_defs: list) -> list:
     """Interchangeable pieces (same type and attributes, same zone) make one option; lists of
-    pieces compare by identity."""
+    pieces compare by identity. Pieces in a bag come sorted: their order there is the draw's."""
     out, seen = [], set()
+    bagged = False
     for v in values:
         key = (v.type, tuple(v.attrs.items()), loc[v.id]) if isinstance(v, Piece) else repr(v)
         if key not in seen:
             seen.add(key)
             out.append(v)
+            bagged = bagged or (isinstance(v, Piece) and zone_defs[loc[v.id]].kind == "bag")
+    if bagged:
+        out.sort(key=lambda v: (v.type, v.label, v.id) if isinstance(v, Piece) else ("", "", -1))
     return out

@@ -13,7 +13,7 @@ from typing import Any
 from boardkit import grid
 from boardkit.errors import DeadEnd, Horizon, RuleRuntimeError
 from boardkit.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
-from boardkit.exprs import WORK_LIMIT
+from boardkit.exprs import WORK_LIMIT, add
 from boardkit.model import GameDef
 from boardkit.pieces import Piece, by_id, label_of
 
@@ -100,10 +100,12 @@ class State:
 
     # Effects. Zone lists are replaced, never changed in place: a snapshot can then share them,
     # and a list read by a rule stays as it was when read.
-    def move(self, chosen: list[Piece], dest: int, end: str | None) -> None:
+    def move(self, chosen: list[Piece], dest: int, end: str | None, drawn: bool = False) -> None:
+        """Moves pieces to a zone; `drawn` when the rules took the first pieces of their zone
+        rather than named ones (from a bag, a random draw)."""
         if not chosen:
             return
-        reveals = self.probing is not None and self._unknown_to(self.probing, chosen)
+        reveals = self.probing is not None and self._unknown_to(self.probing, chosen, drawn)
         if self.boards:
             grid.leave(self, chosen, dest)
         zones, loc = self.zones, self.loc
@@ -121,27 +123,27 @@ class State:
         if self.known and zdef.visibility == "public":
             # Everyone sees pieces in a public zone; what was known of them is moot from here.
             self.known = {i: m for i, m in self.known.items() if loc[i] != dest}
-        if zdef.kind == "bag":
-            self._mix_in(dest, chosen)
-        elif end == "top" or (end is None and zdef.kind == "stack"):
+        if zdef.kind != "bag" and (end == "top" or (end is None and zdef.kind == "stack")):
             zones[dest] = chosen + zones[dest]
         else:
             zones[dest] = zones[dest] + chosen
         self.check_capacity(dest)
+        if zdef.kind == "bag":
+            self._mix(dest)
         text = self.layout.zone_text
         for src, ids in by_source.items():
             self.events.append(Moved(tuple(ids), text[src], text[dest]))
         if reveals:
             raise Horizon
 
-    def _unknown_to(self, player: int, pieces: list[Piece]) -> bool:
+    def _unknown_to(self, player: int, pieces: list[Piece], drawn: bool = False) -> bool:
         """Whether `player` would learn something new from where `pieces` go: what they are,
-        or, out of a bag, which of its pieces came out (a random draw, even from a public bag)."""
+        or, drawn from a bag, which of its pieces came out (random, even from a public bag)."""
         lay, loc, known = self.layout, self.loc, self.known
         for p in pieces:
             slot = loc[p.id]
             zdef = lay.zone_defs[slot]
-            if zdef.kind == "bag":
+            if drawn and zdef.kind == "bag":
                 return True
             visibility = zdef.visibility
             if visibility == "public" or (visibility == "owner" and lay.zone_owner[slot] == player):
@@ -150,9 +152,9 @@ class State:
                 return True
         return False
 
-    def _mix_in(self, slot: int, pieces: list[Piece]) -> None:
+    def _mix(self, slot: int) -> None:
         """A bag has no order: what goes in is mixed, so drawing the first pieces is random."""
-        mixed = self.zones[slot] + pieces
+        mixed = list(self.zones[slot])
         self.rng.shuffle(mixed)
         self.zones[slot] = mixed
 
@@ -181,16 +183,14 @@ class State:
             self.pieces.append(piece)
             self.loc.append(slot)
             ids.append(piece.id)
-        created = self.pieces[-count:] if count > 0 else []
+        self.zones[slot] = self.zones[slot] + (self.pieces[-count:] if count > 0 else [])
         if self.layout.zone_defs[slot].kind == "bag":
-            self._mix_in(slot, created)
-        else:
-            self.zones[slot] = self.zones[slot] + created
+            self._mix(slot)
         self.events.append(Created(tuple(ids), key_text(self.layout.zone_keys[slot])))
 
     def set_var(self, key: Any, value: Any, op: str) -> None:
         if op == "+=":
-            value = self.vars[key] + value
+            value = add(self, self.vars[key], value)
         elif op == "-=":
             value = self.vars[key] - value
         elif isinstance(value, list):
