@@ -13,7 +13,7 @@ import attrs
 
 from boardkit import ast
 from boardkit.errors import RULE_FAULTS, Diagnostic, RuleError, RuleRuntimeError
-from boardkit.exprs import WORK_LIMIT, ExprCompiler, Symbols, add, suggest
+from boardkit.exprs import WORK_LIMIT, ConstState, ExprCompiler, Symbols, add, suggest
 from boardkit.listops import LIST_LIMIT
 from boardkit.model import (
     BRANCH, CALL, CHOOSE, END, EXEC, ITER_INIT, ITER_NEXT, JUMP, JUMP_IF_NOT, REQUIRE, RETURN,
@@ -131,7 +131,7 @@ class Compiler:
         if len(self.diags) > before:
             return None
         try:
-            return fn(_ConstState(), {})
+            return fn(ConstState({}), {})
         except Exception:  # noqa: BLE001 - any failure means it was not a constant
             self.error(node.span, "expected a constant value")
             return None
@@ -505,12 +505,6 @@ class Compiler:
                 s.create(type_name, attrs_, n, dest(s, L))
 
         b.emit(st.span, EXEC, create)
-
-
-class _ConstState:
-    """What constants are evaluated on: no game yet, only the work budget expressions charge."""
-
-    work = WORK_LIMIT
 
 
 def _per_player(fn: Any, param: str, span: Span) -> Callable[[Any, int], Any]:

@@ -81,6 +81,27 @@ def multiply(a: Any, b: Any) -> Any:
     return a * b
 
 
+class NotConstant(Exception):  # noqa: N818 - a signal to constant folding, never seen by callers
+    """The expression read something that changes during a game."""
+
+
+class ConstVars(dict):
+    def __missing__(self, key: Any) -> Any:
+        raise NotConstant
+
+
+class ConstState:
+    """Stands in for a game state where expressions are evaluated before any game (constants,
+    the checker's folding): only the given never-set variables and the work budget exist."""
+
+    def __init__(self, consts: dict[str, Any]) -> None:
+        self.vars = ConstVars(consts)
+        self.work = WORK_LIMIT
+
+    def __getattr__(self, name: str) -> Any:
+        raise NotConstant
+
+
 def attribute(value: Any, name: str) -> Any:
     """Reads an attribute of a piece, or projects it over a list of pieces."""
     if isinstance(value, Piece):

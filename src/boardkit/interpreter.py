@@ -8,6 +8,7 @@ that belongs to another player.
 
 from __future__ import annotations
 
+import collections
 import itertools
 from typing import Any
 
@@ -156,11 +157,8 @@ class Interpreter:
                 if when is None or when(s, L):
                     (fallback if info.otherwise[i] else plain).append(i)
             return plain, fallback
-        values = info.domain(s, L)
         skip = [SKIP] if info.optional is not None else []
-        if values and isinstance(values[0], (Piece, list)):
-            return _distinct_options(values, s.loc, s.layout.zone_defs) + skip, []
-        return list(dict.fromkeys(values)) + skip, []
+        return _offered(info.domain(s, L), s) + skip, []
 
     def option_label(self, s: State, option: Any) -> str:
         frame = s.frames[-1]
@@ -177,14 +175,14 @@ class Interpreter:
         labels = [self.option_label(s, o) for o in options]
         if len(set(labels)) == len(labels):
             return labels
-        text = s.layout.zone_text
-        labels = [f"{lab} from {text[s.loc[o.id]]}" if isinstance(o, Piece) and labels.count(lab) > 1 else lab
+        text, counts = s.layout.zone_text, collections.Counter(labels)
+        labels = [f"{lab} from {text[s.loc[o.id]]}" if isinstance(o, Piece) and counts[lab] > 1 else lab
                   for lab, o in zip(labels, options)]
-        seen: dict[str, int] = {}
+        counts, seen = collections.Counter(labels), collections.Counter()
         out = []
         for lab in labels:
-            seen[lab] = seen.get(lab, 0) + 1
-            out.append(lab if labels.count(lab) == 1 else f"{lab} #{seen[lab]}")
+            seen[lab] += 1
+            out.append(lab if counts[lab] == 1 else f"{lab} #{seen[lab]}")
         return out
 
     def prompt(self, s: State) -> str:
@@ -208,13 +206,7 @@ class Interpreter:
 
     def needs_probe(self, s: State) -> bool:
         """Whether a dead end may follow the pending decision within the turn."""
-        for frame in reversed(s.frames):
-            fail, ret = self.procs[frame[0]].probe[frame[1]]
-            if fail:
-                return True
-            if not ret:
-                return False
-        return False
+        return _may_fail((self.procs[f[0]], f[1]) for f in reversed(s.frames))
 
     def legal_options(self, s: State) -> list[Any]:
         """Options of the pending decision that can be completed into a legal turn."""
@@ -290,11 +282,7 @@ class Interpreter:
                     L = {**dict(zip(callee.params, args)), "$actor": L.get("$actor")}
                     proc, pc = callee, 0
                 elif op == CHOOSE and ins[1].by is None and ins[1].optional is None:
-                    values = ins[1].domain(s, L)
-                    if values and isinstance(values[0], (Piece, list)):
-                        values = _distinct_options(values, s.loc, s.layout.zone_defs)
-                    else:
-                        values = list(dict.fromkeys(values))
+                    values = _offered(ins[1].domain(s, L), s)
                     break
                 else:
                     return None
@@ -305,15 +293,7 @@ class Interpreter:
         if not values:
             return False
         below = ((procs[f[0]], f[1]) for f in reversed(s.frames[:-1]))
-        for p, at in itertools.chain([(proc, pc)], reversed(callers), below):
-            fail, ret = p.probe[at]
-            if fail:
-                break
-            if not ret:
-                return True
-        else:
-            return True
-        if depth >= PROBE_DEPTH:
+        if depth >= PROBE_DEPTH or not _may_fail(itertools.chain([(proc, pc)], reversed(callers), below)):
             return True
         # A decision after which something may fail: completable if one of its options is.
         var = ins[1].var
@@ -360,6 +340,25 @@ class _Skip:
 
 
 SKIP = _Skip()
+
+
+def _may_fail(chain: Any) -> bool:
+    """Whether a dead end may follow, within the turn, a decision at the first (procedure, pc)
+    of `chain`, its callers following, innermost first."""
+    for proc, pc in chain:
+        fail, ret = proc.probe[pc]
+        if fail:
+            return True
+        if not ret:
+            return False
+    return False
+
+
+def _offered(values: list, s: State) -> list:
+    """A choice's values as options: each distinct value once."""
+    if values and isinstance(values[0], (Piece, list)):
+        return _distinct_options(values, s.loc, s.layout.zone_defs)
+    return list(dict.fromkeys(values))
 
 
 def _distinct_options(values: list, loc: list[int], zone_defs: list) -> list:

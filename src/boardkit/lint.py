@@ -11,31 +11,11 @@ from typing import Any
 
 from boardkit import ast
 from boardkit.errors import Diagnostic
-from boardkit.exprs import WORK_LIMIT, ExprCompiler
+from boardkit.exprs import ConstState, ConstVars, ExprCompiler
 from boardkit.model import CALL, END, GameDef
 
 _KINDS = {ast.ZoneDecl: "zone", ast.VarDecl: "variable", ast.OptionDecl: "option", ast.FuncDecl: "function",
           ast.ConstDecl: "constant"}
-
-
-class _NotConstant(Exception):
-    pass
-
-
-class _ConstVars(dict):
-    def __missing__(self, key: Any) -> Any:
-        raise _NotConstant
-
-
-class _ConstState:
-    """Stands in for a game state when folding conditions: only never-set variables are known."""
-
-    def __init__(self, consts: dict[str, Any]) -> None:
-        self.vars = _ConstVars(consts)
-        self.work = WORK_LIMIT
-
-    def __getattr__(self, name: str) -> Any:
-        raise _NotConstant
 
 
 def lint(items: list[Any], game: GameDef, ex: ExprCompiler, main_file: str) -> list[Diagnostic]:
@@ -72,10 +52,10 @@ def lint(items: list[Any], game: GameDef, ex: ExprCompiler, main_file: str) -> l
     for item in items:
         if isinstance(item, ast.VarDecl) and not item.dims and item.name not in assigned:
             try:
-                consts[item.name] = ex.compile(item.init, set())(_ConstState({}), {})
+                consts[item.name] = ex.compile(item.init, set())(ConstState({}), {})
             except Exception:  # noqa: BLE001, S112 - not a constant initial value
                 continue
-    state = _ConstState(consts)
+    state = ConstState(consts)
     for p in procs:
         if p.name not in reached:
             continue
@@ -93,7 +73,7 @@ def lint(items: list[Any], game: GameDef, ex: ExprCompiler, main_file: str) -> l
     return warnings
 
 
-def _always_false(ex: ExprCompiler, cond: Any, state: _ConstState) -> bool:
+def _always_false(ex: ExprCompiler, cond: Any, state: ConstState) -> bool:
     globals_ = {*ex.sym.all_names(), *ex.sym.members, "Player"}
     if any(isinstance(n, ast.Name) and n.name not in globals_ for n in ast.walk(cond)):
         return False  # it reads locals: not a constant
@@ -102,7 +82,7 @@ def _always_false(ex: ExprCompiler, cond: Any, state: _ConstState) -> bool:
         fn = ex.compile(cond, set())
         if len(ex.diags) > before:  # it reads locals: not a constant
             return False
-        return not fn(state, _ConstVars())
+        return not fn(state, ConstVars())
     except Exception:  # noqa: BLE001 - anything not foldable is not constant
         return False
     finally:

@@ -173,14 +173,9 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
             s.loc[p.id] = slot
     s.vars.update(variables)
     # Capacities last: they may read the variables the position sets.
-    for slot in range(len(s.zones)):
-        try:
-            s.check_capacity(slot)
-        except DeadEnd as exc:
-            raise StateError(str(exc)) from None
-        except RULE_FAULTS as exc:
-            msg = f"zone {lay.zone_text[slot]!r}: its capacity cannot be worked out ({type(exc).__name__}: {exc})"
-            raise StateError(msg) from None
+    problem = s.capacity_problem()
+    if problem is not None:
+        raise StateError(problem)
     _apply_knowledge(s, known)
     if s.boards:
         _rebuild_grids(s, wanted, placements, old_boards)

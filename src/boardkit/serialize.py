@@ -19,7 +19,7 @@ import attrs
 import cattrs
 from cattrs.strategies import configure_tagged_union
 
-from boardkit.errors import RULE_FAULTS, DeadEnd, RuleRuntimeError, StateError
+from boardkit.errors import RuleRuntimeError, StateError
 from boardkit.events import Event, Placed, VarSet
 from boardkit.game import Game
 from boardkit.grid import rebuild, saved_boards
@@ -331,11 +331,9 @@ def _load_zones(s: State, zones: dict[str, list[int]]) -> None:
         s.zones[slot] = [s.pieces[i] for i in ids]
     if -1 in s.loc:
         raise _fail(f"piece {s.loc.index(-1)} is in no zone")
-    for slot in range(len(s.zones)):
-        try:
-            s.check_capacity(slot)
-        except (*RULE_FAULTS, DeadEnd) as exc:
-            raise _fail(str(exc)) from None
+    problem = s.capacity_problem()
+    if problem is not None:
+        raise _fail(problem)
 
 
 def _kind(v: Any) -> str | None:

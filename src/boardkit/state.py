@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from boardkit import grid
-from boardkit.errors import DeadEnd, Horizon, RuleRuntimeError
+from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon
 from boardkit.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
 from boardkit.exprs import WORK_LIMIT, add
 from boardkit.model import GameDef
@@ -167,6 +167,18 @@ class State:
             if len(self.zones[slot]) > cap:
                 msg = f"zone {self.layout.zone_text[slot]!r} holds {len(self.zones[slot])} pieces, over its capacity {cap}"
                 raise DeadEnd(msg)
+
+    def capacity_problem(self) -> str | None:
+        """What breaks a capacity in a state built from outside (a position, a save): a zone
+        over its capacity, or one whose capacity cannot be worked out; None if nothing."""
+        for slot in range(len(self.zones)):
+            try:
+                self.check_capacity(slot)
+            except DeadEnd as exc:
+                return str(exc)
+            except RULE_FAULTS as exc:
+                return f"zone {self.layout.zone_text[slot]!r}: its capacity cannot be worked out ({type(exc).__name__}: {exc})"
+        return None
 
     def shuffle(self, slot: int) -> None:
         shuffled = list(self.zones[slot])
