@@ -79,7 +79,7 @@ def print_table(title: str, columns: list[str], rows: list[list[str]]) -> None:
         table.add_column(col, justify="left" if i == 0 else "right")
     for row in rows:
         table.add_row(*row)
-    Console(width=max(100, Console().width)).print(table)
+    Console(width=max(120, Console().width)).print(table)
 
 
 def dump_json(data: dict[str, Any]) -> None:
