@@ -60,8 +60,9 @@ def provenance() -> dict[str, str]:
                                 capture_output=True, text=True, check=False).stdout.strip()
     except OSError:
         commit = ""
+    bk = sys.modules.get("boardkit")
     return {"date": datetime.datetime.now().isoformat(timespec="seconds"), "commit": commit or "unknown",
-            "python": sys.version.split()[0]}
+            "python": sys.version.split()[0], "boardkit": getattr(bk, "__file__", None) or "not imported"}
 
 
 def print_table(title: str, columns: list[str], rows: list[list[str]]) -> None:
