@@ -1,0 +1,112 @@
+"""Time to load each bundled ruleset (and benchmarks/connect_four.bk) in a fresh Python process,
+and the time to import boardkit.
+
+Each measurement is its own subprocess of this interpreter, which prints the seconds spent
+in `import boardkit`, in `load_ruleset(NAME)`, and in a second `load_ruleset(NAME)` in the
+same process. The first subprocess of each ruleset is reported on its own ("first run"):
+it is the one that would build any on-disk cache (lark's grammar cache, a future compiled
+ruleset cache) and meets a colder disk cache; the later runs, interleaved across rulesets,
+give the median. One `import boardkit` warms Python's bytecode cache before anything is
+timed. `--env NAME=VALUE` passes variables to the subprocesses, for switching a compiled
+cache on or off once the engine has one; add columns in SNIPPET and `measure` for a new API.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import benchutil as bu  # noqa: E402
+
+FALLBACK_NAMES = ["mandala", "mandala_seed", "ananda", "chakra", "chakra_short", "meenakshi"]
+EXTRA = ["benchmarks/connect_four.bk"]
+SNIPPET = """
+import sys, time
+t0 = time.perf_counter()
+import boardkit
+t1 = time.perf_counter()
+if sys.argv[1]:
+    boardkit.load_ruleset(sys.argv[1])
+t2 = time.perf_counter()
+if sys.argv[1]:
+    boardkit.load_ruleset(sys.argv[1])
+t3 = time.perf_counter()
+print(t1 - t0, t2 - t1, t3 - t2)
+"""
+
+
+def measure(name: str, env: dict[str, str]) -> tuple[float, float, float, float]:
+    """One fresh process: (import s, load s, second load in that process s, process wall s)."""
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", SNIPPET, name], capture_output=True, text=True, env=env,
+                         cwd=bu.ROOT, check=False)
+    wall = time.perf_counter() - t0
+    if out.returncode != 0:
+        raise RuntimeError(f"loading {name!r} failed:\n{out.stderr}")
+    imp, load, again = (float(x) for x in out.stdout.split())
+    return imp, load, again, wall
+
+
+def bundled(env: dict[str, str]) -> list[str]:
+    """The bundled names, asked of the boardkit the subprocesses will import."""
+    code = "import boardkit; print(' '.join(boardkit.list_rulesets()) if hasattr(boardkit, 'list_rulesets') else '')"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=bu.ROOT,
+                         check=True)
+    return out.stdout.split() or FALLBACK_NAMES
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rulesets", nargs="*", default=None, help="names or paths (default: bundled + Connect Four)")
+    parser.add_argument("--repeat", type=int, default=7, help="processes per ruleset (default 7)")
+    parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                        help="environment variable for the subprocesses; repeat for several")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+
+    env = dict(os.environ)
+    env.update(kv.split("=", 1) for kv in args.env)
+    names = args.rulesets or bundled(env) + EXTRA  # also warms the bytecode cache
+    targets = ["", *names]  # "" = import boardkit only
+    samples: dict[str, list[tuple[float, float, float, float]]] = {t: [] for t in targets}
+    for r in range(args.repeat):
+        for t in targets:
+            samples[t].append(measure(t, env))
+        bu.note(f"round {r + 1}/{args.repeat} done", args.json)
+
+    results = []
+    for t in targets:
+        first, later = samples[t][0], samples[t][1:]
+        col = 0 if t == "" else 1
+        results.append({
+            "ruleset": t or "(import boardkit)",
+            "first_s": first[col],
+            "later_median_s": bu.median([s[col] for s in later]),
+            "later_min_s": min((s[col] for s in later), default=None),
+            "reload_same_process_s": None if t == "" else bu.median([s[2] for s in samples[t]]),
+            "import_median_s": bu.median([s[0] for s in samples[t]]),
+            "process_wall_median_s": bu.median([s[3] for s in later]),
+        })
+    if args.json:
+        bu.dump_json({"repeat": args.repeat, "env": args.env, "results": results})
+        return 0
+
+    def ms(v: float | None) -> str:
+        return bu.fmt(None if v is None else v * 1000, ",.1f")
+
+    rows = [[x["ruleset"], ms(x["first_s"]), ms(x["later_median_s"]), ms(x["later_min_s"]),
+             ms(x["reload_same_process_s"]), ms(x["process_wall_median_s"])] for x in results]
+    bu.print_table(f"Load in a fresh process, ms ({args.repeat} processes each; row 1: import boardkit)",
+                   ["ruleset", "first run", "later runs median", "later min", "2nd load same process",
+                    "process wall median"], rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
