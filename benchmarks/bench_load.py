@@ -7,7 +7,9 @@ same process. The first subprocess of each ruleset is reported on its own ("firs
 it is the one that would build any on-disk cache (lark's grammar cache, a future compiled
 ruleset cache) and meets a colder disk cache; the later runs, interleaved across rulesets,
 give the median. One `import boardkit` warms Python's bytecode cache before anything is
-timed. `--env NAME=VALUE` passes variables to the subprocesses, for switching a compiled
+timed, unless PYTHONDONTWRITEBYTECODE is set: then every process compiles boardkit from
+source, which the import row shows (the script says which; `--env PYTHONDONTWRITEBYTECODE=`
+clears it for the subprocesses). `--env NAME=VALUE` passes variables to the subprocesses, for switching a compiled
 cache on or off once the engine has one; add columns in SNIPPET and `measure` for a new API.
 """
 
@@ -73,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     env = dict(os.environ)
     env.update(kv.split("=", 1) for kv in args.env)
     names = args.rulesets or bundled(env) + EXTRA  # also warms the bytecode cache
+    bytecode = "not written (PYTHONDONTWRITEBYTECODE set)" if env.get("PYTHONDONTWRITEBYTECODE") else "cached"
     targets = ["", *names]  # "" = import boardkit only
     samples: dict[str, list[tuple[float, float, float, float]]] = {t: [] for t in targets}
     for r in range(args.repeat):
@@ -94,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
             "process_wall_median_s": bu.median([s[3] for s in later]),
         })
     if args.json:
-        bu.dump_json({"repeat": args.repeat, "env": args.env, "results": results})
+        bu.dump_json({"repeat": args.repeat, "env": args.env, "bytecode": bytecode, "results": results})
         return 0
 
     def ms(v: float | None) -> str:
@@ -105,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     bu.print_table(f"Load in a fresh process, ms ({args.repeat} processes each; row 1: import boardkit)",
                    ["ruleset", "first run", "later runs median", "later min", "2nd load same process",
                     "process wall median"], rows)
+    print(f"bytecode of boardkit: {bytecode}")
     return 0
 
 
