@@ -2,7 +2,10 @@
 
 The contract: `parse_ruleset` returns a Ruleset or raises RuleError; a game of a ruleset that
 loads, played with random legal moves (then scored), raises only BoardkitError subclasses
-(RuleRuntimeError for rules that misbehave) and never hangs.
+(RuleRuntimeError for rules that misbehave) and never hangs: the engine's budgets (steps to a
+decision, work inside expressions, look-ahead trials, pieces, players, grid sides) stop a
+runaway rule with a located RuleRuntimeError. The regression cases assert which budget stops
+each runaway, never how long it takes, so they pass on a busy machine.
 
 Two sources of rule texts:
 
@@ -20,9 +23,12 @@ boardkit frame) listed in KNOWN_CRASHES, so that the fuzz tests do not trip over
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import signal
+import subprocess
+import sys
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -45,7 +51,10 @@ SOURCE_FILES = {
 }
 SOURCES = {name: path.read_text(encoding="utf-8") for name, path in SOURCE_FILES.items()}
 
-CALL_TIMEOUT = 10.0  # seconds one call may take before it counts as a hang
+# A guard against a call that escapes every budget, not a speed bound: CPU seconds of this
+# process (a busy machine does not bring it closer), far more than any call within the budgets
+# uses, so only a real hang reaches it.
+CPU_GUARD_SECONDS = 300.0
 MAX_MOVES = 300
 MAX_GAME_PLAYERS = 8  # mutated `players` counts can be huge: see test_a_huge_player_count_*
 
@@ -59,7 +68,7 @@ KNOWN_CRASHES: dict[tuple[str | None, str], str] = {}
 # Running a text and classifying what happens.
 
 class Hang(BaseException):  # noqa: N818 - a finding; BaseException, so no `except Exception` in boardkit hides it
-    """One call to boardkit took longer than CALL_TIMEOUT seconds."""
+    """One call to boardkit used CPU_GUARD_SECONDS of CPU time: it escaped every budget."""
 
 
 class Crash(AssertionError):
@@ -80,18 +89,19 @@ class Crash(AssertionError):
 
 
 @contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Raises Hang in the main thread when the block runs longer than `seconds`."""
-    def on_alarm(_sig: int, _frame: Any) -> None:
-        raise Hang(f"a call took more than {seconds} s")
+def cpu_guard(seconds: float) -> Iterator[None]:
+    """Raises Hang in the main thread once the block has used `seconds` of this process's CPU
+    time (ITIMER_PROF counts CPU time, not time on the clock)."""
+    def on_guard(_sig: int, _frame: Any) -> None:
+        raise Hang(f"a call used more than {seconds} s of CPU time")
 
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    old = signal.signal(signal.SIGPROF, on_guard)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
 
 
 def boardkit_frames(exc: BaseException) -> list[str]:
@@ -109,22 +119,9 @@ def innermost_boardkit_frame(exc: BaseException) -> str:
     return f"{Path(last.filename).name}:{last.name}"
 
 
-_timeout = [CALL_TIMEOUT]
-
-
 def call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    with time_limit(_timeout[0]):
+    with cpu_guard(CPU_GUARD_SECONDS):
         return fn(*args, **kwargs)
-
-
-@contextmanager
-def timeout(seconds: float) -> Iterator[None]:
-    """Counts calls longer than `seconds` as hangs (the regression cases use a short limit)."""
-    old, _timeout[0] = _timeout[0], seconds
-    try:
-        yield
-    finally:
-        _timeout[0] = old
 
 
 def exercise(text: str, *, seed: int = 0, move_seed: int = 0, player_pick: int = 0,
@@ -446,9 +443,13 @@ def assert_no_crash(text: str, **kwargs: Any) -> None:
     exercise(text, **kwargs)  # raises Crash (an AssertionError) on a bare exception
 
 
+# The child process of `run_isolated`: its memory and CPU time are bounded by the kernel, so a
+# text that fills memory or escapes every budget ends the child, not the test run.
 _ISOLATED = """
-import random, resource, sys
+import json, random, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
+cpu = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
 import boardkit
 text = sys.stdin.read()
 try:
@@ -461,29 +462,37 @@ try:
         game.play(rng.choice(game.legal_moves()))
     game.scores()
     game.winners()
-except boardkit.BoardkitError:
-    pass
+    out = {"outcome": "over" if game.is_over else "cut", "end_reason": game.end_reason}
 except BaseException as exc:
-    print(type(exc).__name__)
-    raise SystemExit(0)
-print("fine")
+    message = str(exc)
+    out = {"outcome": "error", "type": type(exc).__name__, "boardkit": isinstance(exc, boardkit.BoardkitError),
+           "message": message.splitlines()[0] if message else ""}
+print(json.dumps(out))
 """
 
 
-def assert_no_crash_isolated(text: str, seconds: float) -> None:
-    """Runs a text in a child process (2 GB of memory, `seconds` of time): for texts that hang
-    or fill memory, which no alarm can interrupt inside one huge allocation."""
-    import subprocess
-    import sys
+def run_isolated(text: str) -> dict[str, Any]:
+    """Loads `text` and plays one random game in a child process (2 GB of memory, and
+    CPU_GUARD_SECONDS of CPU time as a guard against a real hang); returns how it went."""
+    done = subprocess.run([sys.executable, "-c", _ISOLATED, str(int(CPU_GUARD_SECONDS))], input=text,
+                          capture_output=True, text=True, check=False)
+    lines = done.stdout.strip().splitlines()
+    if done.returncode == -signal.SIGXCPU:
+        raise Crash(Hang(f"the child used {CPU_GUARD_SECONDS} s of CPU time"), "(child process)", text)
+    if done.returncode != 0 or not lines:
+        raise Crash(RuntimeError(f"exit status {done.returncode}: {done.stderr[-300:]}"), "(child process)", text)
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
 
-    try:
-        done = subprocess.run([sys.executable, "-c", _ISOLATED], input=text, capture_output=True, text=True,
-                              timeout=seconds, check=False)
-    except subprocess.TimeoutExpired as exc:
-        raise Crash(Hang(f"more than {seconds} s"), "(child process)", text) from exc
-    out = done.stdout.strip().splitlines()
-    if done.returncode != 0 or out[-1:] != ["fine"]:
-        raise Crash(RuntimeError(f"{out[-1:] or done.stderr[-300:]}"), "(child process)", text)
+
+def assert_stopped(text: str, kind: str, where: str, says: str) -> None:
+    """Running `text` ends in the boardkit error `kind`, located at `where` ("line:column" of
+    x.bk), whose message matches `says`: the limit that stopped it, named."""
+    got = run_isolated(text)
+    assert got["outcome"] == "error", got
+    assert (got["type"], got["boardkit"]) == (kind, True), got
+    assert got["message"].startswith(f"x.bk:{where}: "), got
+    assert re.search(says, got["message"]), got
 
 
 @pytest.mark.parametrize("score", ['if p == 0 then "a" else 1', "if p == 0 then none else 1",
@@ -497,8 +506,8 @@ def test_a_number_too_long_to_convert_is_a_rule_error(where: str) -> None:
     assert_no_crash(where.replace("NUM", "9" * 5000))
 
 
-def test_a_huge_player_count_is_an_error() -> None:
-    assert_no_crash_isolated("players 99999999999\nplay { }", 10)
+def test_a_huge_player_count_is_a_rule_error() -> None:
+    assert_stopped("players 99999999999\nplay { }", "RuleError", "1:9", r"\bplayers\b")
 
 
 @pytest.mark.parametrize("size", ["size(3)", "first([])", '"3"+1', "nth([1], 2)"])
@@ -506,29 +515,70 @@ def test_a_grid_size_that_fails_is_a_runtime_error(size: str) -> None:
     assert_no_crash(f"zone board: grid({size}, 3)\nplay {{ }}")
 
 
-def test_a_huge_create_count_does_not_hang() -> None:
-    assert_no_crash_isolated('component C { }\nzone z: pile\nsetup { create 1000000000 C() into z }\nplay { }', 3)
+def test_a_huge_create_count_is_stopped_by_the_piece_limit() -> None:
+    assert_stopped('component C { }\nzone z: pile\nsetup { create 1000000000 C() into z }\nplay { }',
+                   "RuleRuntimeError", "3:16", r"create 1000000000 pieces: a game holds at most \d+ pieces")
 
 
-# "Rules cannot hang the engine" (docs, Limits): the step limit counts instructions, but one
-# expression can do unbounded work.
-@pytest.mark.parametrize("text", [
-    # a comprehension over two 100000-item ranges (exprs.py, list comprehensions)
-    "play { let x = size([0 for a in range(1, 100000) for b in range(1, 100000)]) }",
+# "Rules cannot hang the engine" (docs, Limits): the step limit counts instructions, and one
+# expression's work is budgeted too. Each runaway below must be stopped by the budget named,
+# at the expression that runs away, whatever the time that takes on the machine.
+WORK_BUDGET = r"more than [\d_,]+ steps of work"
+RUNAWAYS = [
+    # a comprehension over two 100000-item ranges: 10**10 items walked (exprs.py, comprehensions)
+    pytest.param("play { let x = size([0 for a in range(1, 100000) for b in range(1, 100000)]) }",
+                 "1:12", WORK_BUDGET, id="comprehension"),
     # a list, a string, an integer doubling in size at every step (exprs.py arithmetic)
-    "var s = [1]\nplay { loop { set s = s + s } }",
-    'var s = "ab"\nplay { loop { set s = s + s } }',
-    "var s = 2\nplay { loop { set s = s * s } }",
-    # a func calling itself twice per level: 2**60 calls, never deep enough for RecursionError
-    "func f(n) = if n == 0 then 1 else f(n - 1) + f(n - 1)\nplay { let x = f(60) }",
+    pytest.param("var s = [1]\nplay { loop { set s = s + s } }", "2:19",
+                 r"joining would make \d+ items, more than \d+", id="list-doubling"),
+    pytest.param('var s = "ab"\nplay { loop { set s = s + s } }', "2:19",
+                 r"joining would make \d+ items, more than \d+", id="text-doubling"),
+    pytest.param("var s = 2\nplay { loop { set s = s * s } }", "2:19", r"a product over \d+ bits", id="squaring"),
+    # a func calling itself twice per level: 2**61 calls, never deep enough for RecursionError
+    pytest.param("func f(n) = if n == 0 then 1 else f(n - 1) + f(n - 1)\nplay { let x = f(60) }", "2:12",
+                 WORK_BUDGET, id="f(60)"),
+]
+
+
+@pytest.mark.parametrize(("text", "where", "says"), RUNAWAYS)
+def test_one_expression_cannot_hang_the_engine(text: str, where: str, says: str) -> None:
+    assert_stopped(text, "RuleRuntimeError", where, says)
+
+
+@pytest.mark.parametrize(("expression", "value"), [
+    # 2**17 - 1 calls of f: the same recursion as f(60) above, within the budget.
+    ("f(16)", 65536),
+    # 1000 x 1000 items walked: the same comprehension as above, within the budget.
+    ("size([0 for a in range(1, 1000) for b in range(1, 1000)])", 1_000_000),
 ])
-def test_one_expression_cannot_hang_the_engine(text: str) -> None:
-    assert_no_crash_isolated(text, 3)
+def test_work_within_the_budget_is_done(expression: str, value: int) -> None:
+    """The budget stops runaways, not rules that merely work hard: the same expressions with a
+    bound within it give their value."""
+    rules = boardkit.parse_ruleset(
+        "func f(n) = if n == 0 then 1 else f(n - 1) + f(n - 1)\n"
+        f'play {{ turn 0 {{ choose v from [{expression}] prompt "v" }} end game "done" }}\n', filename="x.bk")
+    game = call(rules.new_game, players=rules.min_players)
+    assert [m.label for m in call(game.legal_moves)] == [str(value)]
+    call(game.play, str(value))
+    assert game.end_reason == "done"
 
 
-def test_placements_on_the_largest_grid_do_not_hang() -> None:
-    assert_no_crash_isolated(('zone board: grid(1000, 1000)\n'
-                        'play { turn 0 { choose c from placements(board, 2) prompt "c" } end game "x" }'), 3)
+def test_a_grid_side_over_the_limit_is_a_runtime_error() -> None:
+    assert_stopped('zone board: grid(1000, 1000)\n'
+                   'play { turn 0 { choose c from placements(board, 2) prompt "c" } end game "x" }',
+                   "RuleRuntimeError", "1:6", r"1000 x 1000")
+
+
+def test_placements_on_the_largest_grid_are_all_offered() -> None:
+    side = 100  # the largest grid side (reference/language.md, Limits)
+    text = (f'zone board: grid({side}, {side})\n'
+            'play { turn 0 { choose c from placements(board, 2) prompt "c" } end game "x" }')
+    assert run_isolated(text) == {"outcome": "over", "end_reason": "x"}
+    rules = boardkit.parse_ruleset(text, filename="x.bk")
+    moves = call(rules.new_game(players=rules.min_players).legal_moves)
+    # Every ordered pair of neighbouring cells: `side - 1` pairs a row or column, both ways.
+    assert len(moves) == 2 * 2 * side * (side - 1)
+    assert len({m.label for m in moves}) == len(moves)
 
 
 @pytest.mark.parametrize("target", ["base", "/proc/self/mem"])
