@@ -1,5 +1,5 @@
 """Games per second of `boardkit simulate mandala --games N --players 2` with --jobs 1 and
---jobs 2, run as subprocesses, interleaved (the order alternates every repeat).
+--jobs 2, run as subprocesses (`python -m boardkit`), interleaved (the order alternates every repeat).
 
 Two rates per run: the one simulate reports itself (its summary's games_per_second, read
 from --json) and one from the subprocess's wall time (interpreter start, import and load
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import subprocess
 import sys
 import time
@@ -25,12 +24,10 @@ import benchutil as bu  # noqa: E402
 
 
 def command() -> list[str]:
-    """The boardkit script beside this interpreter, else `python -m boardkit`."""
-    script = Path(sys.executable).parent / "boardkit"
-    if script.exists():
-        return [str(script)]
-    found = shutil.which("boardkit")
-    return [found] if found else [sys.executable, "-m", "boardkit"]
+    """`python -m boardkit` with this interpreter: the same CLI as the `boardkit` script, but it
+    runs whichever boardkit this interpreter imports (PYTHONPATH included), whereas the script
+    names the module that held `main` when the package was installed."""
+    return [sys.executable, "-m", "boardkit"]
 
 
 def simulate(ruleset: str, games: int, jobs: int) -> tuple[float, float, dict[str, Any]]:
