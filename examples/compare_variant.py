@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 import boardkit
-from boardkit.simulate import simulate
+from boardkit.tools.simulate import simulate
 
 
 def main(games: int = 40) -> None:

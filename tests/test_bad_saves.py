@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import boardkit
-from boardkit.events import VarSet
-from boardkit.model import BRANCH, CALL, CHOOSE
+from boardkit.runtime.events import VarSet
+from boardkit.model.defs import Branch, CallProc, Choose
 
 
 @functools.cache
@@ -41,10 +41,10 @@ def refused(text: Any, ruleset: str = "mandala") -> str:
     return str(info.value)
 
 
-def step_not(ops: tuple[int, ...], proc: str) -> int:
-    """The first step of a Mandala procedure whose instruction is none of `ops`."""
+def step_not(kinds: tuple[type, ...], proc: str) -> int:
+    """The first step of a Mandala procedure whose instruction is none of `kinds`."""
     code = boardkit.load_ruleset("mandala").definition.procs[proc].code
-    return next(pc for pc, ins in enumerate(code) if ins[0] not in ops)
+    return next(pc for pc, ins in enumerate(code) if not isinstance(ins, kinds))
 
 
 def innermost(doc: dict) -> dict:
@@ -105,9 +105,9 @@ BAD = {
                                        "no step 1000000 in procedure 'mountain_play'"),
     "a negative program counter": (lambda: edited(lambda d: innermost(d).update(pc=-1)),
                                    "no step -1 in procedure 'mountain_play'"),
-    "a wait at no decision": (lambda: edited(lambda d: innermost(d).update(pc=step_not((CHOOSE, BRANCH), "mountain_play"))),
+    "a wait at no decision": (lambda: edited(lambda d: innermost(d).update(pc=step_not((Choose, Branch), "mountain_play"))),
                               "of procedure 'mountain_play' is no decision, yet the game waits there"),
-    "an outer frame at no call": (lambda: edited(lambda d: d["frames"][0].update(pc=step_not((CALL,), "play"))),
+    "an outer frame at no call": (lambda: edited(lambda d: d["frames"][0].update(pc=step_not((CallProc,), "play"))),
                                   "of procedure 'play' does not call 'take_turn'"),
     "frames upside down": (lambda: edited(lambda d: d.update(frames=d["frames"][::-1])),
                            "the outermost procedure running is 'mountain_play', not 'play'"),

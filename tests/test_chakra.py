@@ -498,7 +498,7 @@ def test_setup(rules: boardkit.Ruleset) -> None:
 
 
 def test_random_games_that_do_not_end_are_reported_as_aborted(rules: boardkit.Ruleset) -> None:
-    from boardkit.simulate import simulate
+    from boardkit.tools.simulate import simulate
 
     result = simulate(rules, games=3, players=3, max_moves=60, options={"module_a": True, "module_d": True})
     assert [r.end_reason for r in result.records] == ["aborted"] * 3

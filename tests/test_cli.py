@@ -13,7 +13,7 @@ import attrs
 import pytest
 
 import boardkit
-from boardkit.cli import main, parse_option_value, render_view
+from boardkit.tools.cli import main, parse_option_value, render_view
 from boardkit.errors import OptionError
 
 

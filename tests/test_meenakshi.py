@@ -19,7 +19,7 @@ import pytest
 import boardkit
 
 RULES = boardkit.load_ruleset("meenakshi")
-CONSTS = RULES.definition.consts
+CONSTS = RULES.constants
 PATRONS = ["red", "green", "blue", "yellow", "purple"]
 # C24, action side: x1 roof red +1vp, x2 upgrade green, x3 shiva blue,
 # x4 construction yellow +2 yellow, x5 gifts purple +3vp (2-player spots).
@@ -296,7 +296,7 @@ def construction_game(s3: str | None, rules: boardkit.Ruleset = RULES) -> boardk
 
 
 def _fp(rules: boardkit.Ruleset) -> str:
-    from boardkit.serialize import fingerprint
+    from boardkit.io.serialize import fingerprint
 
     return fingerprint(rules)
 

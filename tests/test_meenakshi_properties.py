@@ -19,7 +19,7 @@ from strategies import Script, check_points, cut_points, scripts
 import boardkit
 
 RULES = boardkit.load_ruleset("meenakshi")
-CONSTS = RULES.definition.consts
+CONSTS = RULES.constants
 COLOURS = ["white", "red", "green", "blue", "yellow", "purple"]
 LETTER_POINTS = [0, 1, 3, 6, 10, 15]
 # Rounds are bounded by the action stacks (at most 44 cards, MK-25 and invariants.md), and

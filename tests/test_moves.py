@@ -174,7 +174,7 @@ def test_the_game_keeps_its_own_copy_of_the_position() -> None:
 def test_the_look_ahead_shortcut_offers_what_full_trials_offer(name: str, players: int,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """`Interpreter._quick` settles trials without running them; it must never change a result."""
-    from boardkit.interpreter import Interpreter
+    from boardkit.runtime.interpreter import Interpreter
 
     rules = boardkit.load_ruleset(name)
     game = rules.new_game(players=players, seed=11)
@@ -255,7 +255,7 @@ PROCS
 
 @pytest.mark.parametrize("case", sorted(SHORTCUT_CASES))
 def test_the_shortcut_agrees_with_trials_on_awkward_rules(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from boardkit.interpreter import Interpreter
+    from boardkit.runtime.interpreter import Interpreter
 
     body, procs, expected = SHORTCUT_CASES[case]
     rules = boardkit.parse_ruleset(SHORTCUT_GAME.replace("BODY", body).replace("PROCS", procs), filename="s.bk")

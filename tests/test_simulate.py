@@ -11,7 +11,7 @@ import pytest
 
 import boardkit
 from boardkit.errors import IllegalMove, OptionError
-from boardkit.simulate import (
+from boardkit.tools.simulate import (
     ABORTED,
     GameRecord,
     RulesetRef,

@@ -3,7 +3,7 @@
 from boardkit._version import __version__
 from boardkit.errors import BoardkitError, IllegalMove, OptionError, RuleError, RuleRuntimeError, StateError
 from boardkit.game import Game, Move
-from boardkit.ruleset import Option, Ruleset, list_rulesets, load_ruleset, parse_ruleset
+from boardkit.registry import Option, Ruleset, list_rulesets, load_ruleset, parse_ruleset
 
 __all__ = [
     "BoardkitError",

@@ -1,6 +1,6 @@
 """Runs the command line as ``python -m boardkit``."""
 
-from boardkit.cli import main
+from boardkit.tools.cli import main
 
 # The guard matters: worker processes of ``simulate --jobs`` import this module again.
 if __name__ == "__main__":

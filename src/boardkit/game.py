@@ -8,14 +8,17 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from boardkit.errors import RULE_FAULTS, IllegalMove, OptionError, RuleRuntimeError, StateError
-from boardkit.interpreter import DECISION, DeadEnd, Interpreter
-from boardkit.grid import public_pieces
-from boardkit.knowledge import unseen_zone
-from boardkit.state import State, key_text
+from boardkit.runtime.work import WORK_LIMIT
+
+from boardkit.errors import RULE_FAULTS, DeadEnd, IllegalMove, OptionError, RuleRuntimeError, StateError
+from boardkit.runtime.grid import public_pieces
+from boardkit.runtime.interpreter import DECISION, Interpreter
+from boardkit.runtime.knowledge import unseen_zone
+from boardkit.runtime.pieces import Piece
+from boardkit.runtime.state import State, key_text
 
 if TYPE_CHECKING:
-    from boardkit.ruleset import Ruleset
+    from boardkit.registry import Ruleset
 
 
 UNDO_KEPT = 64
@@ -40,7 +43,7 @@ class Game:
                  position: dict | None, history: list[str]) -> None:
         self.rules = rules
         self._s = state
-        self._interp: Interpreter = rules._interp
+        self._interp: Interpreter = rules.interpreter
         self.seed = seed
         self.options = dict(options)
         self.position = position
@@ -50,6 +53,11 @@ class Game:
         self._legal: list[Move] | None = None
 
     # Reading.
+    @property
+    def state(self) -> State:
+        """The runtime state: for the library's own saves and tools, not a stable API."""
+        return self._s
+
     @property
     def players(self) -> int:
         return self._s.nplayers
@@ -95,8 +103,7 @@ class Game:
             self._legal = [Move(label, player, o) for label, o in zip(interp.option_labels(s, options), options)]
             if not self._legal:
                 msg = f"player {player} has no legal option at {self.prompt!r}; the rules need a way out (an 'otherwise' option)"
-                span = interp.procs[s.frames[-1][0]].spans[s.frames[-1][1]]
-                raise RuleRuntimeError(msg, span)
+                raise RuleRuntimeError(msg, interp.span(s))
         return list(self._legal)
 
     def play(self, move: Move | str) -> None:
@@ -145,15 +152,30 @@ class Game:
 
     def scores(self) -> list[int]:
         """Scores by the ruleset's `score` rule, one per player (defined at any time)."""
-        score = self.rules.definition.score
-        if score is None:
+        program = self.rules.program
+        if program.score is None:
             return [0] * self.players
-        return [score(self._s, p) for p in range(self.players)]
+        return [self._per_player(program.score, program.score_param, p) for p in range(self.players)]
 
-    def _rank_keys(self) -> list[tuple]:
-        d = self.rules.definition
+    def _per_player(self, fn: Any, param: str, p: int) -> int:
+        """A score or tiebreak of player p; faults point at the rule."""
+        s = self._s
+        s.work = WORK_LIMIT
+        try:
+            value = fn(s, {param: p})
+        except RULE_FAULTS as exc:
+            span = self.rules.program.locate(exc.__traceback__)
+            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", span) from None
+        if type(value) is not int:
+            msg = f"a score or tiebreak must be a whole number, not {value!r:.60} (player {p})"
+            raise RuleRuntimeError(msg, self.rules.program.locate_fn(fn))
+        return value
+
+    def _rank_keys(self) -> list[tuple[int, ...]]:
+        program = self.rules.program
         scores = self.scores()
-        return [(scores[p], *(tb(self._s, p) for tb in d.tiebreaks)) for p in range(self.players)]
+        return [(scores[p], *(self._per_player(tb, param, p) for tb, param in program.tiebreaks))
+                for p in range(self.players)]
 
     def winners(self) -> list[int]:
         """Players with the best score, ties broken by the ruleset's tiebreaks, then shared."""
@@ -227,9 +249,7 @@ class Game:
 
     def to_json(self) -> str:
         """Serializes the whole game, mid-turn included; `Ruleset.load_game` continues it."""
-        from boardkit.serialize import dump_game
-
-        return dump_game(self)
+        return self.rules.dump_game(self)
 
 
 def _hashable(key: Any) -> bool:
@@ -241,8 +261,6 @@ def _hashable(key: Any) -> bool:
 
 
 def _plain(v: Any) -> Any:
-    from boardkit.pieces import Piece
-
     if isinstance(v, Piece):
         return v.public()
     if isinstance(v, (list, tuple)):
@@ -252,15 +270,15 @@ def _plain(v: Any) -> Any:
 
 def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], position: dict | None) -> Game:
     """Builds a game: runs setup, applies a position if given, then runs to the first decision."""
-    d = rules.definition
-    s = State(d, rules.layout(players), players, options, seed)
+    d, program = rules.definition, rules.program
+    s = State(program, rules.layout(players), players, options, seed)
     for key in s.layout.var_keys:
-        var = d.vars[key[0] if isinstance(key, tuple) else key]
+        name = key[0] if isinstance(key, tuple) else key
         try:
-            s.vars[key] = var.init(s, {})
+            s.vars[key] = program.var_init[name](s, {})
         except RULE_FAULTS as exc:
-            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", var.span) from None
-    interp = rules._interp
+            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", d.vars[name].span) from None
+    interp = rules.interpreter
     if "setup" in d.procs:
         s.frames = [["setup", 0, {"$actor": None}]]
         try:
@@ -274,7 +292,7 @@ def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], posi
             msg = f"setup ended the game ({s.end_reason}); end it in 'play'"
             raise RuleRuntimeError(msg)
     if position is not None:
-        from boardkit.position import apply_position
+        from boardkit.runtime.position import apply_position
 
         apply_position(s, position)
         # The game keeps the position (for saving, and undo to the start): the caller's dict

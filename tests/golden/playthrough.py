@@ -77,6 +77,9 @@ def play(name: str, players: int, options: dict[str, Any], seed: int,
         player, prompt = game.to_move, game.prompt
         labels = [m.label for m in game.legal_moves()]
         label = chosen[len(decisions)] if chosen is not None else labels[pick.randrange(len(labels))]
+        if label not in labels:  # a replay that went another way: the caller reports the difference
+            decisions.append([player, prompt, labels, None, []])
+            break
         game.play(label)
         events = game.events
         decisions.append([player, prompt, labels, label, [encode_event(e) for e in events[seen:]]])

@@ -7,8 +7,8 @@ import threading
 
 import lark
 
-from boardkit import ast
-from boardkit.ast_build import Builder
+from boardkit.lang import ast
+from boardkit.lang.ast_build import Builder
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.source import SourceFile, Span
 
@@ -28,8 +28,8 @@ _LOCK = threading.Lock()
 @functools.cache
 def _parser() -> lark.Lark:
     return lark.Lark.open_from_package(
-        "boardkit", "boardkit.lark", ("grammar",), parser="lalr",
-        maybe_placeholders=False, cache=True, transformer=_BUILDER,
+        "boardkit.lang", "boardkit.lark", ("grammar",), parser="lalr",
+        maybe_placeholders=False, transformer=_BUILDER,
     )
 
 

@@ -20,9 +20,9 @@ import reprlib
 from typing import Any
 
 from boardkit.errors import RULE_FAULTS, DeadEnd, StateError
-from boardkit.grid import rebuild
-from boardkit.pieces import Piece
-from boardkit.state import Layout, State, key_text
+from boardkit.runtime.grid import rebuild
+from boardkit.runtime.pieces import Piece
+from boardkit.runtime.state import Layout, State, key_text
 
 _KEYS = {"zones", "vars", "rest", "known"}
 # How deep a variable's lists may nest: deeper (or cyclic) ones are no game state.
@@ -66,7 +66,7 @@ def _want(s: State, zone: str, want: Any) -> Any:
         raise StateError(msg)
     kinds = [components[type_name]] if type_name is not None else list(components.values())
     for k in want:
-        if k != "type" and not any(k == field for comp in kinds for field, _ in comp.fields):
+        if k != "type" and not any(k == field.name for comp in kinds for field in comp.fields):
             owner = f"type {_show(type_name)}" if type_name is not None else "component"
             msg = f"a piece for zone {zone!r} names an attribute no {owner} has: {_show(k)}"
             raise StateError(msg)

@@ -20,15 +20,15 @@ import cattrs
 from cattrs.strategies import configure_tagged_union
 
 from boardkit.errors import RuleRuntimeError, StateError
-from boardkit.events import Event, Placed, VarSet
 from boardkit.game import Game
-from boardkit.grid import rebuild, saved_boards
-from boardkit.model import BRANCH, CALL, CHOOSE
-from boardkit.pieces import Piece
-from boardkit.state import State, key_text
+from boardkit.model.defs import Branch, CallProc, Choose
+from boardkit.runtime.events import Event, Placed, VarSet
+from boardkit.runtime.grid import rebuild, saved_boards
+from boardkit.runtime.pieces import Piece
+from boardkit.runtime.state import State, key_text
 
 if TYPE_CHECKING:
-    from boardkit.ruleset import Ruleset
+    from boardkit.registry import Ruleset
 
 FORMAT_VERSION = 1
 
@@ -133,7 +133,7 @@ def _decode_local(v: Any, pieces: list[Piece]) -> Any:
 
 
 def dump_game(game: Game) -> str:
-    s: State = game._s
+    s: State = game.state
     doc = SavedGame(
         format_version=FORMAT_VERSION, ruleset=game.rules.name, fingerprint=fingerprint(game.rules),
         players=s.nplayers, seed=game.seed, options=game.options, position=game.position,
@@ -273,8 +273,8 @@ def _load_game(rules: Ruleset, text: str) -> Game:
         fresh = rules.new_game(players=doc.players, seed=doc.seed, options=options, position=doc.position)
     except (StateError, RuleRuntimeError) as exc:
         raise _fail(f"its position cannot start a game: {exc}") from None
-    s = State(rules.definition, rules.layout(doc.players), doc.players, options, doc.seed)
-    s.pieces = _load_pieces(fresh._s.pieces, doc.pieces)
+    s = State(rules.program, rules.layout(doc.players), doc.players, options, doc.seed)
+    s.pieces = _load_pieces(fresh.state.pieces, doc.pieces)
     _load_vars(s, doc.vars)
     _load_zones(s, doc.zones)  # after the variables, which capacities may read
     _load_frames(s, doc.frames)
@@ -342,12 +342,12 @@ def _kind(v: Any) -> str | None:
 
 def _load_vars(s: State, saved: dict[str, Any]) -> None:
     """Every variable, each of the kind of its initial value (none stands for any kind)."""
-    lay, defs = s.layout, s.game.vars
+    lay, inits = s.layout, s.program.var_init
     if set(saved) != set(lay.var_by_text):
         raise _fail(f"variables differ from the ruleset's: {sorted(set(saved) ^ set(lay.var_by_text))[:5]}")
     for text, key in lay.var_by_text.items():
         value = decode(saved[text], s.pieces)
-        start = defs[key[0] if isinstance(key, tuple) else key].init(s, {})
+        start = inits[key[0] if isinstance(key, tuple) else key](s, {})
         if None not in (_kind(value), _kind(start)) and _kind(value) != _kind(start):
             raise _fail(f"variable {text!r} holds {_kind(start)} values, not {saved[text]!r:.60}")
         s.vars[key] = value
@@ -365,9 +365,9 @@ def _load_frames(s: State, frames: list[SavedFrame]) -> None:
         inner = frames[i + 1] if i + 1 < len(frames) else None
         proc = procs[f.proc]
         ins = proc.code[f.pc]
-        if inner is not None and (ins[0] != CALL or ins[1] != inner.proc):
+        if inner is not None and (not isinstance(ins, CallProc) or ins.proc != inner.proc):
             raise _fail(f"step {f.pc} of procedure {f.proc!r} does not call {inner.proc!r}")
-        if inner is None and ins[0] not in (CHOOSE, BRANCH):
+        if inner is None and not isinstance(ins, (Choose, Branch)):
             raise _fail(f"step {f.pc} of procedure {f.proc!r} is no decision, yet the game waits there")
         missing = {*proc.params, "$actor"} - set(f.locals)
         if missing:
@@ -393,8 +393,8 @@ def _check_decision(rules: Ruleset, s: State) -> None:
     """The pending decision must have a player and options the rules can evaluate (both only
     read the state), or the game would fail at its first use."""
     try:
-        rules._interp.chooser(s)
-        rules._interp.raw_options(s)
+        rules.interpreter.chooser(s)
+        rules.interpreter.raw_options(s)
     except RuleRuntimeError as exc:
         raise _fail(f"its pending decision cannot be evaluated: {exc}") from None
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from boardkit.pieces import label_of
+from boardkit.runtime.pieces import label_of
 
 
 def _order(xs: list, keys: list) -> list:
@@ -41,7 +41,7 @@ def _text(value: Any) -> str:
     return label_of(value)
 
 
-ORDER_BUILTINS: dict[str, tuple[Callable[..., Any], int, int, bool]] = {
-    "order": (_order, 2, 2, False),
-    "text": (_text, 1, 1, False),
+ORDER_BUILTINS: dict[str, Callable[..., Any]] = {
+    "order": _order,
+    "text": _text,
 }

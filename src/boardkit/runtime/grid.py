@@ -14,8 +14,8 @@ import functools
 from typing import Any, Callable
 
 from boardkit.errors import RULE_FAULTS, RuleRuntimeError
-from boardkit.events import Placed
-from boardkit.pieces import Piece
+from boardkit.runtime.events import Placed
+from boardkit.runtime.pieces import Piece
 
 # The longest side of a grid: room for any board, and a bound on what cell lists may cost.
 MAX_SIDE = 100
@@ -218,7 +218,7 @@ def new_boards(s: Any) -> dict[int, Board]:
         if zdef.grid is None:
             continue
         try:
-            w, h = (f(s, {}) for f in zdef.grid)
+            w, h = (f(s, {}) for f in s.program.grid_size[zdef.name])
         except RULE_FAULTS as exc:
             raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", zdef.span) from None
         if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_SIDE for v in (w, h)):
@@ -255,10 +255,10 @@ def _off_grid(s: Any, slot: int, c: Any) -> str:
 
 def piece_parts(s: Any, piece: Piece, n: int) -> tuple:
     """What `piece` shows on each of the n cells it covers: its component's `parts`, or itself."""
-    comp = s.game.components[piece.type]
-    if comp.parts is None:
+    parts_of = s.program.parts.get(piece.type)
+    if parts_of is None:
         return (piece,) * n
-    parts = comp.parts(s, {"it": piece})
+    parts = parts_of(s, piece)
     if not isinstance(parts, list):
         msg = f"the parts of {piece.type} must be a list, not {parts!r}"
         raise TypeError(msg)
@@ -481,8 +481,7 @@ def _joining(s: Any, slot: int, start: str, piece: Any, spots: list) -> list[lis
     area = sets[gi]
     rim = board.rim(gi)
     k = board.shown[start]
-    comp = s.game.components[piece.type]
-    fixed = piece_parts(s, piece, 0) if comp.parts is not None else None
+    fixed = piece_parts(s, piece, 0) if piece.type in s.program.parts else None
     # A piece cell in the region shows the region's value, unless the piece covers `start`.
     shows_k = fixed is None or k in fixed
     out = []
@@ -527,25 +526,22 @@ def _joins_after(board: Board, start: str, cs: Any, parts: tuple) -> bool:
     return False
 
 
-# name -> (function, min arity, max arity, needs state). All but the cell functions take a
-# grid zone first; exprs compiles that argument to the zone's slot and checks it is a grid.
-GRID_BUILTINS: dict[str, tuple[Callable[..., Any], int, int, bool]] = {
-    "cell": (cell, 2, 2, False),
-    "cell_x": (cell_x, 1, 1, False),
-    "cell_y": (cell_y, 1, 1, False),
-    "cells": (_cells, 1, 2, True),
-    "occupied": (_occupied, 1, 1, True),
-    "neighbours": (_neighbours, 2, 2, True),
-    "stack": (_stack, 2, 2, True),
-    "top": (_top, 2, 2, True),
-    "level": (_level, 2, 2, True),
-    "part": (_part, 2, 2, True),
-    "tops": (_tops, 2, 2, True),
-    "regions": (_regions, 1, 3, True),
-    "region": (_region, 2, 4, True),
-    "placements": (_placements, 2, 3, True),
-    "joining": (_joining, 4, 4, True),
+# All but the cell functions take the state and a grid zone's slot first (their signatures are
+# in model/signatures.py).
+GRID_BUILTINS: dict[str, Callable[..., Any]] = {
+    "cell": cell,
+    "cell_x": cell_x,
+    "cell_y": cell_y,
+    "cells": _cells,
+    "occupied": _occupied,
+    "neighbours": _neighbours,
+    "stack": _stack,
+    "top": _top,
+    "level": _level,
+    "part": _part,
+    "tops": _tops,
+    "regions": _regions,
+    "region": _region,
+    "placements": _placements,
+    "joining": _joining,
 }
-GRID_ZONE_FIRST = frozenset(GRID_BUILTINS) - {"cell", "cell_x", "cell_y"}
-# Arguments that are key expressions, evaluated per cell with `it` bound to the cell.
-GRID_KEY_ARG = {"regions": 2, "region": 3}

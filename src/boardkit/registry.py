@@ -7,15 +7,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from boardkit.compiler import compile_source
+from boardkit.compile.module import generate
 from boardkit.errors import OptionError
 from boardkit.game import Game, start
-from boardkit.interpreter import Interpreter
-from boardkit.model import GameDef, OptionDef
+from boardkit.lang.check import check_source
+from boardkit.model.defs import GameDef
+from boardkit.runtime.interpreter import Interpreter
+from boardkit.runtime.program import Option, Program
+from boardkit.runtime.state import Layout
 from boardkit.source import SourceFile
-from boardkit.state import Layout
 
-Option = OptionDef
+__all__ = ["Option", "Ruleset", "list_rulesets", "load_ruleset", "parse_ruleset"]
 
 
 def _bundled_dir() -> Path:
@@ -43,12 +45,16 @@ def _resolve(target: str, relative_to: str) -> Path | None:
 class Ruleset:
     """A compiled ruleset; cheap to start many games from."""
 
-    def __init__(self, definition: GameDef, source_text: str, source_path: str | None) -> None:
+    def __init__(self, definition: GameDef, source_text: str, source_path: str | None,
+                 python_source: str | None = None) -> None:
         self.definition = definition
         self.source_text = source_text
         self.source_path = source_path
         self.source_filename = source_path or "<string>"
-        self._interp = Interpreter(definition)
+        #: The rules compiled to one Python module (`boardkit compile` prints it).
+        self.python_source = python_source if python_source is not None else generate(definition)
+        self.program = Program(definition, self.python_source)
+        self.interpreter = Interpreter(self.program)
 
     @property
     def name(self) -> str:
@@ -73,13 +79,18 @@ class Ruleset:
         return [w.render(d.sources.get(w.span.filename)) for w in d.warnings]
 
     @property
+    def constants(self) -> dict[str, Any]:
+        """The values of the declared constants, by name."""
+        return dict(self.program.consts)
+
+    @property
     def options(self) -> dict[str, Option]:
         """Declared options with their defaults and allowed values."""
-        return dict(self.definition.options)
+        return dict(self.program.options)
 
     @functools.cache  # noqa: B019 - a ruleset lives as long as its games
     def layout(self, players: int) -> Layout:
-        return Layout(self.definition, players)
+        return Layout(self.program, players)
 
     def resolve_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
@@ -89,11 +100,12 @@ class Ruleset:
         if options is not None and not isinstance(options, dict):
             msg = f"options are a dict of option names to values, not {options!r:.60}"
             raise OptionError(msg)
-        chosen = {name: opt.default for name, opt in self.definition.options.items()}
+        declared = self.program.options
+        chosen = {name: opt.default for name, opt in declared.items()}
         for name, value in (options or {}).items():
-            opt = self.definition.options.get(name)
+            opt = declared.get(name)
             if opt is None:
-                known = ", ".join(self.definition.options) or "none"
+                known = ", ".join(declared) or "none"
                 msg = f"unknown option {name!r} for {self.name} (options: {known})"
                 raise OptionError(msg)
             if opt.choices is not None and value not in opt.choices:
@@ -114,9 +126,15 @@ class Ruleset:
             raise OptionError(msg)
         return start(self, players, seed, self.resolve_options(players, options), position)
 
+    def dump_game(self, game: Game) -> str:
+        """Serializes a game of these rules (what `Game.to_json` returns)."""
+        from boardkit.io.serialize import dump_game
+
+        return dump_game(game)
+
     def load_game(self, text: str) -> Game:
         """Loads a game saved with `Game.to_json`; raises StateError if it is corrupt or foreign."""
-        from boardkit.serialize import load_game
+        from boardkit.io.serialize import load_game
 
         return load_game(self, text)
 
@@ -127,7 +145,7 @@ class Ruleset:
 def parse_ruleset(text: str, filename: str = "<string>") -> Ruleset:
     """Compiles rule text; raises RuleError with every problem found."""
     name = Path(filename).stem if filename != "<string>" else "ruleset"
-    definition = compile_source(SourceFile(text, filename), name, _resolve)
+    definition = check_source(SourceFile(text, filename), name, _resolve)
     rules = Ruleset(definition, text, None)
     rules.source_filename = filename
     return rules

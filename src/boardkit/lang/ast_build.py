@@ -7,7 +7,7 @@ from typing import Any
 
 from lark import Token, Transformer
 
-from boardkit import ast
+from boardkit.lang import ast
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.source import Span
 

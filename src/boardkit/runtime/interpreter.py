@@ -12,128 +12,86 @@ import collections
 import itertools
 from typing import Any
 
+from boardkit.compile.module import CALL_DEPTH, CALLED, DECISION, OVER, RETURNED, TURN_DONE
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError
-from boardkit.events import Chose, TurnEnded, TurnStarted
-from boardkit.exprs import WORK_LIMIT
-from boardkit.model import (
-    BRANCH, CALL, CHOOSE, END, EXEC, ITER_INIT, ITER_NEXT, JUMP, JUMP_IF_NOT, REQUIRE, RETURN,
-    TURN_BEGIN, TURN_END, GameDef,
-)
-from boardkit.pieces import Piece, label_of
-from boardkit.state import State
+from boardkit.model.defs import Branch, CallProc, Choose, Jump
+from boardkit.runtime.events import Chose
+from boardkit.runtime.pieces import Piece, label_of
+from boardkit.runtime.program import STEP_LIMIT, ProcRun, Program
+from boardkit.runtime.state import State
+from boardkit.runtime.work import WORK_LIMIT
+from boardkit.source import Span
 
-DECISION, TURN_DONE, OVER = range(3)
-STEP_LIMIT = 1_000_000
+__all__ = ["DECISION", "OVER", "TURN_DONE", "Interpreter"]
+
 PROBE_DEPTH = 64
-CALL_DEPTH = 200
 TRIAL_LIMIT = 200_000
 
 
 class Interpreter:
-    """Steps the procedures of one game definition; holds no state of its own."""
+    """Runs the procedures of one program; holds no state of its own."""
 
-    def __init__(self, game: GameDef) -> None:
-        self.game = game
-        self.procs = game.procs
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.procs = program.procs
+        self._run_fns = {name: p.run for name, p in program.procs.items()}
 
     def run(self, s: State, probe: bool = False) -> int:
         """Executes until a decision, the end of the game, or (when probing) the end of the turn."""
-        procs = self.procs
-        budget = STEP_LIMIT
         if not probe:
             s.work = WORK_LIMIT
-        frame = s.frames[-1]
-        proc = procs[frame[0]]
-        code = proc.code
-        L = frame[2]
-        pc = frame[1]
+        s.steps = STEP_LIMIT
+        frames = s.frames
+        fns = self._run_fns
         try:
             while True:
-                budget -= 1
-                if budget == 0:
-                    msg = f"no decision after {STEP_LIMIT} steps: does a loop never end?"
-                    raise RuleRuntimeError(msg, proc.spans[pc])
-                ins = code[pc]
-                op = ins[0]
-                if op == EXEC:
-                    ins[1](s, L)
-                    pc += 1
-                elif op == JUMP_IF_NOT:
-                    pc = pc + 1 if ins[1](s, L) else ins[2]
-                elif op == ITER_NEXT:
-                    items, i = L[ins[1]]
-                    if i < len(items):
-                        L[ins[2]] = items[i]
-                        L[ins[1]] = (items, i + 1)
-                        pc += 1
-                    else:
-                        pc = ins[3]
-                elif op == JUMP:
-                    pc = ins[1]
-                elif op == ITER_INIT:
-                    L[ins[1]] = (tuple(ins[2](s, L)), 0)
-                    pc += 1
-                elif op == CALL:
-                    frame[1] = pc
-                    if len(s.frames) >= CALL_DEPTH:
-                        msg = f"procedure calls nested more than {CALL_DEPTH} deep: is a recursion unbounded?"
-                        raise RuleRuntimeError(msg, proc.spans[pc])
-                    callee = procs[ins[1]]
-                    args = [a(s, L) for a in ins[2]]
-                    L = {name: list(v) if isinstance(v, list) else v for name, v in zip(callee.params, args)}
-                    L["$actor"] = frame[2].get("$actor")
-                    frame = [callee.name, 0, L]
-                    s.frames.append(frame)
-                    proc, code, pc = callee, callee.code, 0
-                elif op == RETURN:
-                    done = s.frames.pop()
-                    if not s.frames:
+                frame = frames[-1]
+                r = fns[frame[0]](s, frame, probe)
+                if r == CALLED:
+                    s.steps -= 1
+                    if s.steps < 0:
+                        msg = f"no decision after {STEP_LIMIT} steps: does a loop never end?"
+                        raise RuleRuntimeError(msg, self.procs[frames[-2][0]].span(frames[-2][1]))
+                    continue
+                if r == RETURNED:
+                    done = frames.pop()
+                    if not frames:
                         if done[0] == "play":
                             s.end_game("the play procedure finished")
                         return OVER
-                    frame = s.frames[-1]
-                    proc = procs[frame[0]]
-                    code, L, pc = proc.code, frame[2], frame[1] + 1
-                elif op == CHOOSE or op == BRANCH:
-                    frame[1] = pc
-                    return DECISION
-                elif op == REQUIRE:
-                    if not ins[1](s, L):
-                        raise DeadEnd(f"{proc.spans[pc]}: {ins[2]}")
-                    pc += 1
-                elif op == END:
-                    s.end_game(str(ins[1](s, L)))
-                    return OVER
-                elif op == TURN_BEGIN:
-                    player = ins[1](s, L)
-                    L["$actor"] = player
-                    s.turn_player = player
-                    s.turn_count += 1
-                    s.events.append(TurnStarted(player, s.turn_count))
-                    pc += 1
-                elif op == TURN_END:
-                    s.events.append(TurnEnded(s.turn_player))
-                    pc += 1
-                    if probe:
-                        frame[1] = pc
-                        return TURN_DONE
+                    frames[-1][1] += 1
+                    continue
+                return r
         except RULE_FAULTS as exc:
-            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", proc.spans[pc]) from None
+            span = self.program.locate(exc.__traceback__) or self.span(s)
+            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", span) from None
+
+    def span(self, s: State) -> Span | None:
+        """Where the running procedure stands."""
+        if not s.frames:
+            return None
+        frame = s.frames[-1]
+        return self.procs[frame[0]].span(frame[1])
+
+    def _site(self, s: State) -> tuple[ProcRun, int, Any, Any]:
+        frame = s.frames[-1]
+        proc = self.procs[frame[0]]
+        pc = frame[1]
+        return proc, pc, proc.code[pc], proc.sites[pc]
 
     # Decisions.
     def chooser(self, s: State) -> int:
-        frame = s.frames[-1]
-        ins = self.procs[frame[0]].code[frame[1]]
-        by = ins[1].by
+        proc, pc, ins, site = self._site(s)
+        by = site[1]
         if s.probing is None:
             s.work = WORK_LIMIT
         try:
-            player = by(s, frame[2]) if by is not None else frame[2].get("$actor")
+            player = by(s, s.frames[-1][2]) if by is not None else s.frames[-1][2].get("$actor")
         except RULE_FAULTS as exc:
-            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", self.procs[frame[0]].spans[frame[1]]) from None
+            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", proc.span(pc)) from None
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < s.nplayers:
             msg = f"this decision has no player ({player!r}): use it inside a 'turn' or add 'by PLAYER'"
-            raise RuleRuntimeError(msg, self.procs[frame[0]].spans[frame[1]])
+            raise RuleRuntimeError(msg, proc.span(pc))
         return player
 
     def raw_options(self, s: State) -> tuple[list[Any], list[Any]]:
@@ -144,29 +102,27 @@ class Interpreter:
         try:
             return self._raw_options(s)
         except RULE_FAULTS as exc:
-            frame = s.frames[-1]
-            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", self.procs[frame[0]].spans[frame[1]]) from None
+            proc, pc, _, _ = self._site(s)
+            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", proc.span(pc)) from None
 
     def _raw_options(self, s: State) -> tuple[list[Any], list[Any]]:
-        frame = s.frames[-1]
-        ins = self.procs[frame[0]].code[frame[1]]
-        info, L = ins[1], frame[2]
-        if ins[0] == BRANCH:
+        _, _, ins, site = self._site(s)
+        L = s.frames[-1][2]
+        if isinstance(ins, Branch):
             plain, fallback = [], []
-            for i, when in enumerate(info.whens):
+            for i, (option, when) in enumerate(zip(ins.options, site[0])):
                 if when is None or when(s, L):
-                    (fallback if info.otherwise[i] else plain).append(i)
+                    (fallback if option.otherwise else plain).append(i)
             return plain, fallback
-        skip = [SKIP] if info.optional is not None else []
-        return _offered(info.domain(s, L), s) + skip, []
+        skip = [SKIP] if ins.optional is not None else []
+        return _offered(site[0](s, L), s) + skip, []
 
     def option_label(self, s: State, option: Any) -> str:
-        frame = s.frames[-1]
-        ins = self.procs[frame[0]].code[frame[1]]
-        if ins[0] == BRANCH:
-            return ins[1].names[option]
+        _, _, ins, _ = self._site(s)
+        if isinstance(ins, Branch):
+            return ins.options[option].name
         if option is SKIP:
-            return ins[1].optional
+            return str(ins.optional)
         return label_of(option)
 
     def option_labels(self, s: State, options: list[Any]) -> list[str]:
@@ -178,7 +134,7 @@ class Interpreter:
         text, counts = s.layout.zone_text, collections.Counter(labels)
         labels = [f"{lab} from {text[s.loc[o.id]]}" if isinstance(o, Piece) and counts[lab] > 1 else lab
                   for lab, o in zip(labels, options)]
-        counts, seen = collections.Counter(labels), collections.Counter()
+        counts, seen = collections.Counter(labels), collections.Counter[str]()
         out = []
         for lab in labels:
             seen[lab] += 1
@@ -186,8 +142,8 @@ class Interpreter:
         return out
 
     def prompt(self, s: State) -> str:
-        frame = s.frames[-1]
-        return self.procs[frame[0]].code[frame[1]][1].prompt
+        _, _, ins, _ = self._site(s)
+        return str(ins.prompt)
 
     def apply(self, s: State, option: Any, chooser: int, label: str | None) -> None:
         """Takes an option of the pending decision and moves the program counter past it.
@@ -197,11 +153,11 @@ class Interpreter:
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
         if label is not None:
-            s.events.append(Chose(chooser, label, ins[1].prompt))
-        if ins[0] == BRANCH:
-            frame[1] = ins[1].targets[option]
+            s.events.append(Chose(chooser, label, ins.prompt))  # type: ignore[union-attr]
+        if isinstance(ins, Branch):
+            frame[1] = ins.options[option].target
         else:
-            frame[2][ins[1].var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)
+            frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)  # type: ignore[union-attr]
             frame[1] += 1
 
     def needs_probe(self, s: State) -> bool:
@@ -227,13 +183,12 @@ class Interpreter:
             s.events = events
             s.probing = None
 
-    def _try(self, s: State, snap: tuple, option: Any, chooser: int, depth: int) -> bool:
+    def _try(self, s: State, snap: tuple[Any, ...], option: Any, chooser: int, depth: int) -> bool:
         """Whether the turn can be completed after `option`; leaves `s` as `snap` holds it."""
         s.trials_left -= 1
         if s.trials_left < 0:
-            frame = s.frames[-1]
             msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
-            raise RuleRuntimeError(msg, self.procs[frame[0]].spans[frame[1]])
+            raise RuleRuntimeError(msg, self.span(s))
         s.work = WORK_LIMIT  # each continuation may do a run's work; the trial count bounds them
         quick = self._quick(s, option, depth)
         if quick is not None:
@@ -255,16 +210,17 @@ class Interpreter:
         top = s.frames[-1]
         proc, pc = self.procs[top[0]], top[1]
         ins = proc.code[pc]
-        if ins[1].by is not None:
+        if ins.by is not None:  # type: ignore[union-attr]
             return None
-        if ins[0] == BRANCH:
-            return self._quick_from(s, proc, ins[1].targets[option], top[2], [], depth)
-        if proc.code[pc + 1][0] not in _PASSING:
+        if isinstance(ins, Branch):
+            return self._quick_from(s, proc, ins.options[option].target, top[2], [], depth)
+        if not isinstance(proc.code[pc + 1], _PASSING):
             return None
-        L = {**top[2], ins[1].var: None if option is SKIP else option}
+        L = {**top[2], ins.var: None if option is SKIP else option}  # type: ignore[union-attr]
         return self._quick_from(s, proc, pc + 1, L, [], depth)
 
-    def _quick_from(self, s: State, proc: Any, pc: int, L: dict, callers: list, depth: int) -> bool | None:
+    def _quick_from(self, s: State, proc: ProcRun, pc: int, L: dict[str, Any], callers: list[tuple[ProcRun, int]],
+                    depth: int) -> bool | None:
         s.trials_left -= 1
         if s.trials_left < 0:
             return None  # the full trial reports the exhausted budget
@@ -272,17 +228,16 @@ class Interpreter:
         try:
             for _ in range(_QUICK_STEPS):
                 ins = proc.code[pc]
-                op = ins[0]
-                if op == JUMP:
-                    pc = ins[1]
-                elif op == CALL and len(s.frames) + len(callers) < CALL_DEPTH:
-                    callee = procs[ins[1]]
-                    args = [a(s, L) for a in ins[2]]
+                if isinstance(ins, Jump):
+                    pc = ins.target
+                elif isinstance(ins, CallProc) and len(s.frames) + len(callers) < CALL_DEPTH:
+                    callee = procs[ins.proc]
+                    args = proc.sites[pc](s, L)
                     callers = [*callers, (proc, pc)]
                     L = {**dict(zip(callee.params, args)), "$actor": L.get("$actor")}
                     proc, pc = callee, 0
-                elif op == CHOOSE and ins[1].by is None and ins[1].optional is None:
-                    values = _offered(ins[1].domain(s, L), s)
+                elif isinstance(ins, Choose) and ins.by is None and ins.optional is None:
+                    values = _offered(proc.sites[pc][0](s, L), s)
                     break
                 else:
                     return None
@@ -296,7 +251,7 @@ class Interpreter:
         if depth >= PROBE_DEPTH or not _may_fail(itertools.chain([(proc, pc)], reversed(callers), below)):
             return True
         # A decision after which something may fail: completable if one of its options is.
-        var = ins[1].var
+        var = ins.var
         for v in values:
             found = self._quick_from(s, proc, pc + 1, {**L, var: v}, callers, depth + 1)
             if found is not False:
@@ -317,7 +272,7 @@ class Interpreter:
 
 
 # What `_quick` follows from an option to the next decision: no effect happens on the way.
-_PASSING = (JUMP, CALL, CHOOSE)
+_PASSING = (Jump, CallProc, Choose)
 # How many jumps and calls `_quick` follows before it leaves the question to a full trial.
 _QUICK_STEPS = 1000
 
@@ -346,10 +301,10 @@ def _may_fail(chain: Any) -> bool:
     """Whether a dead end may follow, within the turn, a decision at the first (procedure, pc)
     of `chain`, its callers following, innermost first."""
     for proc, pc in chain:
-        fail, ret = proc.probe[pc]
-        if fail:
+        flags = proc.probe[pc]
+        if flags.fail:
             return True
-        if not ret:
+        if not flags.ret:
             return False
     return False
 

@@ -78,9 +78,9 @@ def _subsets(xs: list, low: int, high: int) -> list[list]:
     return out
 
 
-LIST_BUILTINS: dict[str, tuple[Callable[..., Any], int, int, bool]] = {
-    "path": (_path, 4, 4, False),
-    "nth": (_nth, 2, 2, False),
-    "remove": (_remove, 2, 2, False),
-    "subsets": (_subsets, 3, 3, False),
+LIST_BUILTINS: dict[str, Callable[..., Any]] = {
+    "path": _path,
+    "nth": _nth,
+    "remove": _remove,
+    "subsets": _subsets,
 }

@@ -10,12 +10,13 @@ import itertools
 import random
 from typing import Any
 
-from boardkit import grid
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon
-from boardkit.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
-from boardkit.exprs import WORK_LIMIT, add
-from boardkit.model import GameDef
-from boardkit.pieces import Piece, by_id, label_of
+from boardkit.runtime import grid
+from boardkit.runtime.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
+from boardkit.runtime.pieces import Piece, by_id, label_of
+from boardkit.runtime.program import Program
+from boardkit.runtime.work import WORK_LIMIT, add
+from boardkit.model.defs import ZoneDef
 
 
 def key_text(key: Any) -> str:
@@ -28,10 +29,13 @@ def key_text(key: Any) -> str:
 class Layout:
     """Zone slots and variable keys for one game definition and player count (shared, read-only)."""
 
-    def __init__(self, game: GameDef, nplayers: int) -> None:
+    def __init__(self, program: Program, nplayers: int) -> None:
+        game = program.game
         players = list(range(nplayers))
         self.zone_keys: list[Any] = []
-        self.zone_defs: list[Any] = []
+        self.zone_defs: list[ZoneDef] = []
+        # The capacity rule of each slot, if its zone has one.
+        self.zone_capacity: list[Any] = []
         self.zone_owner: list[int | None] = []
         for z in game.zones.values():
             domains = [players if d == "Player" else list(game.enums[d].members) for d in z.dims]
@@ -39,6 +43,7 @@ class Layout:
             for combo in itertools.product(*domains):
                 self.zone_keys.append((z.name, *combo) if combo else z.name)
                 self.zone_defs.append(z)
+                self.zone_capacity.append(program.capacity.get(z.name))
                 self.zone_owner.append(combo[owner_dim] if owner_dim is not None else None)
         self.zslot = {k: i for i, k in enumerate(self.zone_keys)}
         self.zone_text = [key_text(k) for k in self.zone_keys]
@@ -54,8 +59,9 @@ class Layout:
 class State:
     """Everything that changes during a game. Closures compiled from rules read it directly."""
 
-    def __init__(self, game: GameDef, layout: Layout, nplayers: int, options: dict[str, Any], seed: int) -> None:
-        self.game = game
+    def __init__(self, program: Program, layout: Layout, nplayers: int, options: dict[str, Any], seed: int) -> None:
+        self.program = program
+        self.game = game = program.game
         self.layout = layout
         self.zslot = layout.zslot
         self.nplayers = nplayers
@@ -80,6 +86,8 @@ class State:
         # What expressions may still do before a rule counts as running away (exprs.WORK_LIMIT);
         # renewed by every run to a decision, look-ahead and score.
         self.work = WORK_LIMIT
+        # How many more backward jumps and calls may run before the next decision.
+        self.steps = 0
         # Knowledge of hidden pieces: piece id -> bit mask of the players who have seen it.
         # Replaced, never changed in place, so that snapshots share it (docs/reference/knowledge.md).
         self.known: dict[int, int] = {}
@@ -161,7 +169,7 @@ class State:
     def check_capacity(self, slot: int) -> None:
         """A zone over its capacity is a dead end, like a failed `require`: look-ahead drops the
         choices that lead there."""
-        capacity = self.layout.zone_defs[slot].capacity
+        capacity = self.layout.zone_capacity[slot]
         if capacity is not None:
             cap = capacity(self, {})
             if len(self.zones[slot]) > cap:
@@ -187,11 +195,11 @@ class State:
         self.events.append(Shuffled(key_text(self.layout.zone_keys[slot])))
 
     def create(self, type_name: str, attrs: dict[str, Any], count: int, slot: int) -> None:
-        comp = self.game.components[type_name]
+        label = self.program.labels.get(type_name)
         ids = []
         for _ in range(count):
             piece = Piece(len(self.pieces), type_name, attrs, "")
-            piece.label = str(comp.label(self, {"it": piece})) if comp.label else "-".join(str(v) for v in attrs.values())
+            piece.label = str(label(self, piece)) if label else "-".join(str(v) for v in attrs.values())
             self.pieces.append(piece)
             self.loc.append(slot)
             ids.append(piece.id)

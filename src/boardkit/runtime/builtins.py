@@ -1,7 +1,8 @@
 """Built-in functions of the rule language: general vocabulary, never a game's special case.
 
-Each entry maps a DSL name to (implementation, min arity, max arity, needs state). Functions that
-need the state (the player count, the seeded RNG) receive it as their first argument.
+Each entry maps a DSL name to its implementation; its signature (arity, whether it needs the
+state) is in model/signatures.py. Functions that need the state (the player count, the seeded
+RNG) receive it as their first argument.
 """
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from boardkit.errors import Horizon
-from boardkit.grid import GRID_BUILTINS
-from boardkit.listops import LIST_BUILTINS, LIST_LIMIT
-from boardkit.ordering import ORDER_BUILTINS
-from boardkit.pieces import Piece
+from boardkit.runtime.grid import GRID_BUILTINS
+from boardkit.runtime.listops import LIST_BUILTINS, LIST_LIMIT
+from boardkit.runtime.ordering import ORDER_BUILTINS
+from boardkit.runtime.pieces import Piece
 
 
 def _distinct(xs: list) -> list:
@@ -91,26 +92,26 @@ def _rank(xs: list, keys: list) -> list[int]:
     return [1 + sum(1 for k in keys if k > key) for key in keys]
 
 
-BUILTINS: dict[str, tuple[Callable[..., Any], int, int, bool]] = {
-    "count": (_count, 1, 2, False),
-    "size": (len, 1, 1, False),
-    "sum": (sum, 1, 1, False),
-    "min": (_min, 1, 9, False),
-    "max": (_max, 1, 9, False),
-    "abs": (abs, 1, 1, False),
-    "distinct": (_distinct, 1, 1, False),
-    "sorted": (_sorted, 1, 1, False),
-    "empty": (lambda xs: not xs, 1, 1, False),
-    "any": (any, 1, 1, False),
-    "all": (all, 1, 1, False),
-    "concat": (_concat, 1, 1, False),
-    "range": (_range, 2, 2, False),
-    "position": (_position, 2, 2, False),
-    "first": (_first, 1, 1, False),
-    "last": (_last, 1, 1, False),
-    "rank": (_rank, 2, 2, False),
-    "next": (_next, 1, 2, True),
-    "random": (_random, 1, 1, True),
+BUILTINS: dict[str, Callable[..., Any]] = {
+    "count": _count,
+    "size": len,
+    "sum": sum,
+    "min": _min,
+    "max": _max,
+    "abs": abs,
+    "distinct": _distinct,
+    "sorted": _sorted,
+    "empty": lambda xs: not xs,
+    "any": any,
+    "all": all,
+    "concat": _concat,
+    "range": _range,
+    "position": _position,
+    "first": _first,
+    "last": _last,
+    "rank": _rank,
+    "next": _next,
+    "random": _random,
 }
 # Lists and tracks (path, nth, remove, subsets): docs/reference/tracks.md.
 BUILTINS.update(LIST_BUILTINS)
@@ -118,6 +119,3 @@ BUILTINS.update(LIST_BUILTINS)
 BUILTINS.update(ORDER_BUILTINS)
 # Grids: cells, neighbours, stacks, levels, regions, placements: docs/reference/grid.md.
 BUILTINS.update(GRID_BUILTINS)
-
-# Names that read the state without arguments.
-STATE_NAMES = ("players", "player_count")

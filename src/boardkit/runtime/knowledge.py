@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from boardkit.pieces import Piece
-from boardkit.state import State
+from boardkit.runtime.pieces import Piece
+from boardkit.runtime.state import State
 
 
 def unseen_zone(s: State, pieces: list[Piece], player: int) -> dict[str, Any]:

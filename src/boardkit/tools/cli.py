@@ -23,7 +23,7 @@ from rich.table import Table
 import boardkit
 from boardkit._version import __version__
 from boardkit.errors import BoardkitError, RuleError
-from boardkit.simulate import AGENT_SEED_FACTOR, SimulationResult, simulate
+from boardkit.tools.simulate import AGENT_SEED_FACTOR, SimulationResult, simulate
 
 __all__ = ["build_parser", "main", "parse_option_value"]
 

@@ -1,0 +1,305 @@
+"""The checked model -> the source of one Python module that runs the ruleset.
+
+The module defines constants `K_*`, functions `F_*`, one function `P_*` per procedure and the
+tables the runtime reads (`PROCS`, `SITES`, `VARS`, ...). A procedure function runs from the
+program counter saved in its frame to the next decision, call, return or end, so that where a
+game stands stays plain data. Every statement is preceded by a `#@ N file:line:col` comment:
+N indexes `SPANS`, which the runtime uses to locate a rule's runtime errors, and the rest
+points a reader at the rule text.
+"""
+
+from __future__ import annotations
+
+from boardkit._version import __version__
+from boardkit.compile.exprgen import gen, var_key, zone_slot
+from boardkit.model import defs as d
+from boardkit.model import expr as m
+from boardkit.source import Span
+
+# What a procedure function returns to the runtime's loop.
+DECISION, CALLED, RETURNED, OVER, TURN_DONE = range(5)
+# The deepest procedure calls may nest.
+CALL_DEPTH = 200
+
+
+class _Writer:
+    """Lines of source, and the spans of the rules they come from (shared by `part`s)."""
+
+    def __init__(self, spans: list[Span] | None = None, span_ids: dict[Span, int] | None = None) -> None:
+        self.lines: list[str] = []
+        self.spans: list[Span] = [] if spans is None else spans
+        self._span_ids: dict[Span, int] = {} if span_ids is None else span_ids
+
+    def part(self) -> _Writer:
+        """Another run of lines that shares this writer's span table."""
+        return _Writer(self.spans, self._span_ids)
+
+    def line(self, text: str, indent: int = 0) -> None:
+        self.lines.append("    " * indent + text if text else "")
+
+    def at(self, span: Span, indent: int) -> int:
+        """Marks the statements that follow as coming from the rule at `span`."""
+        idx = self._span_ids.get(span)
+        if idx is None:
+            idx = self._span_ids[span] = len(self.spans)
+            self.spans.append(span)
+        self.line(f"#@ {idx} {span}", indent)
+        return idx
+
+
+def _pyname(name: str) -> str:
+    """A rule name as part of a Python identifier (rule names are identifiers already)."""
+    return name.replace("$", "_")
+
+
+def generate(game: d.GameDef) -> str:
+    """Returns the module source for a checked ruleset."""
+    w = _Writer()
+    files = ", ".join(sorted(game.sources)) or game.name
+    body = w.part()
+    _constants(body, game)
+    _functions(body, game)
+    _declarations(body, game)
+    for proc in game.procs.values():
+        _procedure(body, proc, game.procs)
+    _sites(body, game)
+    w.line(f"# The rules of {game.title!r} compiled by boardkit {__version__} from {files}.")
+    w.line("# Generated code: edit the rule files, not this module. Names bound by the runtime: s is")
+    w.line("# the game state, L the locals of the running procedure, F its frame; _* are its helpers.")
+    w.line("")
+    w.line("SPANS = (")
+    for sp in w.spans:
+        w.line(f"({sp.filename!r}, {sp.line}, {sp.column}, {sp.end_line}, {sp.end_column}),", 1)
+    w.line(")")
+    w.line("")
+    return "\n".join(w.lines + body.lines) + "\n"
+
+
+def _constants(w: _Writer, game: d.GameDef) -> None:
+    w.line("# Constants, in the order they are declared.")
+    for c in game.consts.values():
+        w.line(f"def _k_{c.name}(s):")
+        idx = w.at(c.span, 1)
+        w.line(f"return {gen(c.value)}", 1)
+        w.line(f"K_{c.name} = _const(_k_{c.name}, {idx})")
+    w.line("")
+    w.line("# Options: (default, choices or None, where declared).")
+    entries = []
+    for o in game.options.values():
+        w.line(f"def _o_{o.name}(s):")
+        idx = w.at(o.span, 1)
+        w.line(f"return {gen(o.default)}", 1)
+        choices = "None"
+        if o.choices is not None:
+            w.line(f"def _oc_{o.name}(s):")
+            w.at(o.choices.span, 1)
+            w.line(f"return {gen(o.choices)}", 1)
+            choices = f"_oc_{o.name}"
+        entries.append(f"{o.name!r}: (_o_{o.name}, {choices}, {idx})")
+    w.line(f"OPTIONS = {{{', '.join(entries)}}}")
+    w.line("")
+
+
+def _functions(w: _Writer, game: d.GameDef) -> None:
+    w.line("# Functions.")
+    for f in game.funcs.values():
+        params = "".join(f", {p.ident}" for p in f.params)
+        w.line(f"def F_{f.name}(s{params}):")
+        w.at(f.span, 1)
+        w.line("_charge(s)", 1)
+        w.line(f"return {gen(f.body)}", 1)
+    w.line("")
+
+
+def _expr_fn(w: _Writer, name: str, node: m.Expr, span: Span, args: str = "s, L", pre: str = "") -> str:
+    w.line(f"def {name}({args}):")
+    w.at(span, 1)
+    if pre:
+        w.line(pre, 1)
+    w.line(f"return {gen(node)}", 1)
+    return name
+
+
+def _declarations(w: _Writer, game: d.GameDef) -> None:
+    w.line("# Initial values of variables, capacities and sizes of zones, labels and parts of pieces.")
+    vars_ = [f"{v.name!r}: {_expr_fn(w, f'V_{v.name}', v.init, v.span)}" for v in game.vars.values()]
+    w.line(f"VARS = {{{', '.join(vars_)}}}")
+    caps, grids = [], []
+    for z in game.zones.values():
+        if z.capacity is not None:
+            caps.append(f"{z.name!r}: {_expr_fn(w, f'C_{z.name}', z.capacity, z.span)}")
+        if z.grid is not None:
+            gw = _expr_fn(w, f"GW_{z.name}", z.grid.width, z.span)
+            gh = _expr_fn(w, f"GH_{z.name}", z.grid.height, z.span)
+            grids.append(f"{z.name!r}: ({gw}, {gh})")
+    w.line(f"CAPACITY = {{{', '.join(caps)}}}")
+    w.line(f"GRIDS = {{{', '.join(grids)}}}")
+    labels, parts = [], []
+    for c in game.components.values():
+        if c.label is not None:
+            labels.append(f"{c.name!r}: {_expr_fn(w, f'LABEL_{c.name}', c.label, c.span, 's, ' + c.it.ident)}")
+        if c.parts is not None:
+            parts.append(f"{c.name!r}: {_expr_fn(w, f'PARTS_{c.name}', c.parts, c.span, 's, ' + c.it.ident)}")
+    w.line(f"LABELS = {{{', '.join(labels)}}}")
+    w.line(f"PARTS = {{{', '.join(parts)}}}")
+    w.line("# Scores and tiebreaks: expressions of one player, a local.")
+    score = _expr_fn(w, "SCORE", game.score.expr, game.score.span) if game.score is not None else "None"
+    w.line(f"SCORE_PARAM = {game.score.param if game.score is not None else ''!r}")
+    w.line(f"SCORE = {score}")
+    tbs = [(_expr_fn(w, f"TIEBREAK_{i}", t.expr, t.span), t.param) for i, t in enumerate(game.tiebreaks)]
+    w.line(f"TIEBREAKS = ({''.join(f'({fn}, {p!r}), ' for fn, p in tbs)})")
+    w.line("")
+
+
+def _leaders(code: tuple[d.Instr, ...]) -> set[int]:
+    """The program counters where a block starts: where a procedure may resume or jump to."""
+    leaders = {0}
+    for pc, ins in enumerate(code):
+        if isinstance(ins, (d.Jump, d.JumpIfNot, d.IterNext, d.CallProc, d.Return, d.Choose, d.Branch,
+                            d.EndGame, d.TurnEnd)):
+            leaders.add(pc + 1)
+        if isinstance(ins, (d.Jump, d.JumpIfNot)):
+            leaders.add(ins.target)
+        elif isinstance(ins, d.IterNext):
+            leaders.add(ins.end)
+        elif isinstance(ins, d.Branch):
+            leaders.update(o.target for o in ins.options)
+    return {pc for pc in leaders if pc < len(code)}
+
+
+def _procedure(w: _Writer, proc: d.ProcDef, procs: dict[str, d.ProcDef]) -> None:
+    w.line(f"# proc {proc.name}({', '.join(proc.params)})")
+    w.line(f"def P_{_pyname(proc.name)}(s, F, probe):")
+    w.line("L = F[2]", 1)
+    w.line("pc = F[1]", 1)
+    w.line("while True:", 1)
+    leaders = _leaders(proc.code)
+    for pc, ins in enumerate(proc.code):
+        if pc in leaders:
+            w.line(f"if pc == {pc}:", 2)
+        idx = w.at(ins.span, 3)
+        for text in _instr(ins, pc, idx, procs):
+            w.line(text, 3)
+        if pc + 1 in leaders and not _ends_block(ins):
+            w.line(f"pc = {pc + 1}", 3)
+    w.line("_bad_pc(pc)", 2)
+    w.line("")
+
+
+def _ends_block(ins: d.Instr) -> bool:
+    """Whether the code of `ins` always leaves its block by itself (sets pc, returns)."""
+    return isinstance(ins, (d.Jump, d.JumpIfNot, d.IterNext, d.CallProc, d.Return, d.Choose, d.Branch, d.EndGame,
+                            d.TurnEnd))
+
+
+def _goto(target: int, pc: int, idx: int) -> list[str]:
+    """A jump: forward ones fall through the blocks between; backward ones count a step."""
+    if target > pc:
+        return [f"pc = {target}"]
+    return [f"pc = {target}", "s.steps -= 1", "if s.steps < 0:", f"    _runaway({idx})", "continue"]
+
+
+def _instr(ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef]) -> list[str]:  # noqa: C901, PLR0911, PLR0912
+    if isinstance(ins, d.Let):
+        return [f"L[{ins.name!r}] = _cp({gen(ins.value)})"]
+    if isinstance(ins, d.SetLocal):
+        name, value = ins.name, gen(ins.value)
+        if ins.op == "=":
+            return [f"L[{name!r}] = _cp({value})"]
+        if ins.op == "+=":
+            return [f"L[{name!r}] = _add(s, L[{name!r}], {value})"]
+        return [f"L[{name!r}] = L[{name!r}] - {value}"]
+    if isinstance(ins, d.SetVar):
+        return [f"s.set_var({var_key(ins.var, ins.args)}, {gen(ins.value)}, {ins.op!r})"]
+    if isinstance(ins, d.MovePieces):
+        out = [f"_c = {gen(ins.pieces)}"]
+        if ins.amount is not None:
+            out.append(f"_c = _c[:{gen(ins.amount)}]")
+        out.append(f"s.move(list(_c), {zone_slot(ins.dest)}, {ins.end!r}, {ins.drawn!r})")
+        return out
+    if isinstance(ins, d.Shuffle):
+        return [f"s.shuffle({zone_slot(ins.zone)})"]
+    if isinstance(ins, d.Create):
+        fors = "".join(f"({f.var.ident!r}, lambda s, L: {gen(f.iter)}, "
+                       f"{'lambda s, L: ' + gen(f.cond) if f.cond is not None else 'None'}), " for f in ins.fors)
+        kwargs = ", ".join(f"{k.name!r}: {gen(k.value)}" for k in ins.kwargs)
+        return [f"_create(s, L, {ins.type!r}, ({fors}), lambda s, L: {gen(ins.count)}, "
+                f"lambda s, L: {{{kwargs}}}, lambda s, L: {zone_slot(ins.dest)})"]
+    if isinstance(ins, d.Log):
+        return [f"s.log({ins.message!r}, [{', '.join(gen(a) for a in ins.args)}])"]
+    if isinstance(ins, d.Peek):
+        return [f"s.peek({gen(ins.pieces)}, {gen(ins.player)})"]
+    if isinstance(ins, d.Reveal):
+        return [f"s.reveal({gen(ins.pieces)})"]
+    if isinstance(ins, d.Place):
+        return [f"s.place({gen(ins.piece)}, {zone_slot(ins.zone)}, {gen(ins.cells)})"]
+    if isinstance(ins, d.Jump):
+        return _goto(ins.target, pc, idx)
+    if isinstance(ins, d.JumpIfNot):
+        if ins.target > pc:
+            return [f"pc = {pc + 1} if {gen(ins.cond)} else {ins.target}"]
+        return [f"if not {gen(ins.cond)}:", *("    " + t for t in _goto(ins.target, pc, idx)), f"pc = {pc + 1}"]
+    if isinstance(ins, d.IterInit):
+        items = gen(ins.items) if ins.items is not None else f"range({gen(ins.count)})"  # type: ignore[arg-type]
+        return [f"L[{ins.slot!r}] = (tuple({items}), 0)"]
+    if isinstance(ins, d.IterNext):
+        return [f"_items, _i = L[{ins.slot!r}]",
+                "if _i < len(_items):",
+                f"    L[{ins.var!r}] = _items[_i]",
+                f"    L[{ins.slot!r}] = (_items, _i + 1)",
+                f"    pc = {pc + 1}",
+                "else:",
+                f"    pc = {ins.end}"]
+    if isinstance(ins, d.CallProc):
+        params = procs[ins.proc].params
+        local = "".join(f"{p!r}: _cp({gen(a)}), " for p, a in zip(params, ins.args))
+        return [f"F[1] = {pc}",
+                f"if len(s.frames) >= {CALL_DEPTH}:",
+                f"    _too_deep({idx})",
+                f"s.frames.append([{ins.proc!r}, 0, {{{local}'$actor': L.get('$actor')}}])",
+                f"return {CALLED}"]
+    if isinstance(ins, d.Return):
+        return [f"return {RETURNED}"]
+    if isinstance(ins, (d.Choose, d.Branch)):
+        return [f"F[1] = {pc}", f"return {DECISION}"]
+    if isinstance(ins, d.Require):
+        return [f"if not {gen(ins.cond)}:", f"    _dead_end({idx}, {ins.message!r})"]
+    if isinstance(ins, d.EndGame):
+        return [f"s.end_game(str({gen(ins.reason)}))", f"return {OVER}"]
+    if isinstance(ins, d.TurnBegin):
+        return [f"_p = {gen(ins.player)}", "L['$actor'] = _p", "s.turn_player = _p", "s.turn_count += 1",
+                "s.events.append(_TurnStarted(_p, s.turn_count))"]
+    if isinstance(ins, d.TurnEnd):
+        return ["s.events.append(_TurnEnded(s.turn_player))",
+                "if probe:", f"    F[1] = {pc + 1}", f"    return {TURN_DONE}", f"pc = {pc + 1}"]
+    msg = f"no code for {type(ins).__name__}"
+    raise TypeError(msg)
+
+
+def _sites(w: _Writer, game: d.GameDef) -> None:
+    """What the runtime evaluates of a decision or a call without running the procedure: a
+    choice's options and chooser, a branch's conditions, a call's arguments (look-ahead)."""
+    w.line("# Decisions and calls, read by the runtime and the look-ahead: SITES[proc][pc].")
+    procs = []
+    for proc in game.procs.values():
+        entries = []
+        for pc, ins in enumerate(proc.code):
+            base = f"{_pyname(proc.name)}_{pc}"
+            by = "None"
+            if isinstance(ins, (d.Choose, d.Branch)) and ins.by is not None:
+                by = _expr_fn(w, f"BY_{base}", ins.by, ins.span)
+            if isinstance(ins, d.Choose):
+                dom = _expr_fn(w, f"D_{base}", ins.domain, ins.span)
+                entries.append(f"{pc}: ({dom}, {by})")
+            elif isinstance(ins, d.Branch):
+                whens = [(_expr_fn(w, f"W_{base}_{i}", o.when, ins.span) if o.when is not None else "None")
+                         for i, o in enumerate(ins.options)]
+                entries.append(f"{pc}: (({''.join(x + ', ' for x in whens)}), {by})")
+            elif isinstance(ins, d.CallProc):
+                w.line(f"def A_{base}(s, L):")
+                w.at(ins.span, 1)
+                w.line(f"return [{', '.join(gen(a) for a in ins.args)}]", 1)
+                entries.append(f"{pc}: A_{base}")
+        procs.append(f"{proc.name!r}: {{{', '.join(entries)}}}")
+    w.line("SITES = {" + ", ".join(procs) + "}")
+    w.line("PROCS = {" + ", ".join(f"{p!r}: P_{_pyname(p)}" for p in game.procs) + "}")

@@ -1,0 +1,498 @@
+"""The checker: merged declarations (AST) -> the checked model, with every problem located.
+
+Names, arities, scopes and statement forms are checked here; procedures become flat
+instruction lists. Every problem found is collected; one RuleError carries them all. Nothing
+here runs rules or generates code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from boardkit.errors import Diagnostic, RuleError
+from boardkit.lang import ast
+from boardkit.lang.lint import lint
+from boardkit.lang.resolve import Resolver, Symbols, suggest
+from boardkit.lang.variants import Resolver as FileResolver
+from boardkit.lang.variants import load_items
+from boardkit.model import defs as d
+from boardkit.model import expr as m
+from boardkit.source import SourceFile, Span
+
+_KIND_NAMES = {ast.ConstDecl: "constant", ast.VarDecl: "variable", ast.ZoneDecl: "zone", ast.OptionDecl: "option"}
+
+# The most players a game may name: far beyond any table.
+MAX_PLAYERS = 64
+
+# What a constant may be made of: no game state, no procedure locals, no user functions.
+_CONSTANT_NODES = (m.Lit, m.ConstRef, m.EnumList, m.Bound, m.Attr, m.PieceAttr, m.Unary, m.Binary, m.BoolOp,
+                   m.Ternary, m.ListLit, m.Where, m.ListComp, m.CompFor)
+
+
+def is_constant(node: m.Expr) -> bool:
+    """Whether `node` can be worked out from the rules alone, before any game."""
+    return all(isinstance(n, _CONSTANT_NODES) or (isinstance(n, m.BuiltinCall) and not n.needs_state)
+               for n in m.walk(node))
+
+
+class _ProcBuilder:
+    """Emits the instructions of one procedure; jumps are patched once their target is known."""
+
+    def __init__(self) -> None:
+        self.code: list[d.Instr] = []
+        self.loops: list[list[int]] = []
+
+    def emit(self, ins: d.Instr) -> int:
+        self.code.append(ins)
+        return len(self.code) - 1
+
+    def patch(self, pc: int, **changes: Any) -> None:
+        self.code[pc] = attrs.evolve(self.code[pc], **changes)  # type: ignore[misc]
+
+    def here(self) -> int:
+        return len(self.code)
+
+
+class Checker:
+    def __init__(self, items: list[Any], name: str, diags: list[Diagnostic]) -> None:
+        self.items = items
+        self.name = name
+        self.diags = diags
+        self.sym = Symbols()
+        self.ex = Resolver(self.sym, diags)
+        self.capacity_zones: set[str] = set()
+
+    def error(self, span: Span, msg: str) -> None:
+        self.diags.append(Diagnostic(span, msg))
+
+    def constant(self, node: Any) -> m.Expr:
+        before = len(self.diags)
+        value = self.ex.resolve(node, set())
+        if len(self.diags) == before and not is_constant(value):
+            self.error(node.span, "expected a constant value")
+        return value
+
+    # Declarations.
+    def run(self) -> d.GameDef:  # noqa: C901, PLR0912
+        sym = self.sym
+        title, low, high = self.name, 2, 2
+        enums: dict[str, d.EnumDef] = {}
+        zones_ast: list[ast.ZoneDecl] = []
+        vars_ast: list[ast.VarDecl] = []
+        procs_ast: list[ast.ProcDecl] = []
+        scores: list[ast.Score] = []
+        for item in self.items:
+            if isinstance(item, ast.GameDecl):
+                title = item.title
+            elif isinstance(item, ast.PlayersDecl):
+                low, high = item.low, item.high
+                if not 1 <= low <= high <= MAX_PLAYERS:
+                    self.error(item.span, f"bad player range {low}..{high}: from 1 to {MAX_PLAYERS} players")
+            elif isinstance(item, ast.EnumDecl):
+                members = tuple(name for name, _ in item.members)
+                # A member may belong to several enums (a subset of colours beside all colours):
+                # it is one value, a string, wherever it is listed. Twice in one enum is an error.
+                for i, (member, span) in enumerate(item.members):
+                    if member in members[:i]:
+                        self.error(span, f"{member!r} is listed twice in enum {item.name!r}")
+                    sym.members.setdefault(member, item.name)
+                sym.enums[item.name] = members
+                enums[item.name] = d.EnumDef(item.name, members)
+            elif isinstance(item, ast.ComponentDecl):
+                for fname, _, _ in item.fields:
+                    sym.attributes.add(fname)
+            elif isinstance(item, ast.ZoneDecl):
+                sym.zones[item.name] = tuple(dim for dim, _ in item.dims)
+                if item.grid is not None:
+                    sym.grids.add(item.name)
+                zones_ast.append(item)
+            elif isinstance(item, ast.VarDecl):
+                sym.vars[item.name] = tuple(dim for dim, _ in item.dims)
+                vars_ast.append(item)
+            elif isinstance(item, ast.FuncDecl):
+                sym.funcs[item.name] = item
+            elif isinstance(item, ast.ProcDecl):
+                sym.procs[item.name] = item.params
+                procs_ast.append(item)
+            elif isinstance(item, ast.Score):
+                scores.append(item)
+        for item in self.items:
+            name = getattr(item, "name", None)
+            # Values only: procedures, functions and components are named where no value can be.
+            if name in sym.members and type(item) in _KIND_NAMES:
+                self.error(item.span, f"{name!r} is a member of enum {sym.members[name]!r}; give the "
+                                      f"{_KIND_NAMES[type(item)]} another name")
+        consts: dict[str, d.ConstDef] = {}
+        options: dict[str, d.OptionDef] = {}
+        for item in self.items:
+            if isinstance(item, ast.ConstDecl):
+                consts[item.name] = d.ConstDef(item.name, self.constant(item.value), item.span)
+                sym.consts.add(item.name)
+            elif isinstance(item, ast.OptionDecl):
+                default = self.constant(item.default)
+                choices = self.constant(item.choices) if item.choices is not None else None
+                options[item.name] = d.OptionDef(item.name, default, choices, item.span)
+                sym.options.add(item.name)
+        self._check_dims(zones_ast, vars_ast)
+        components = {item.name: self._component(item) for item in self.items if isinstance(item, ast.ComponentDecl)}
+        zones = {z.name: self._zone(z) for z in zones_ast}
+        self.capacity_zones = {z.name for z in zones_ast if z.capacity is not None}
+        vars_ = {v.name: d.VarDef(v.name, tuple(dim for dim, _ in v.dims), self.ex.resolve(v.init, set()), v.span)
+                 for v in vars_ast}
+        funcs = {}
+        for name, decl in sym.funcs.items():
+            params = {p: self.ex.fresh(decl.span, f"p_{p}_") for p in decl.params}
+            body = self.ex.resolve(decl.body, set(), bound=params)
+            funcs[name] = d.FuncDef(name, tuple(params.values()), body, decl.span)
+        procs = {p.name: self._proc(p) for p in procs_ast}
+        if "play" not in procs:
+            span = self.items[0].span if self.items else Span(self.name, 1, 1)
+            self.error(span, "a ruleset needs a 'play { ... }' procedure")
+        score = None
+        tiebreaks = []
+        for sc in scores:
+            value = d.ScoreDef(sc.param, self.ex.resolve(sc.expr, {sc.param}, f"a {sc.kind}"), sc.span)
+            if sc.kind == "score":
+                score = value
+            else:
+                tiebreaks.append(value)
+        return d.GameDef(self.name, title, low, high, enums, components, zones, vars_, consts, options, funcs,
+                         _with_probe_flags(procs), score, tuple(tiebreaks))
+
+    def _check_dims(self, zones: list[ast.ZoneDecl], vars_: list[ast.VarDecl]) -> None:
+        for decl in [*zones, *vars_]:
+            for dim, span in decl.dims:
+                if dim != "Player" and dim not in self.sym.enums:
+                    self.error(span, f"unknown index {dim!r}: use an enum name or Player{suggest(dim, [*self.sym.enums, 'Player'])}")
+
+    def _component(self, item: ast.ComponentDecl) -> d.ComponentDef:
+        for _, ftype, span in item.fields:
+            if ftype not in self.sym.enums and ftype not in ("int", "bool", "str"):
+                self.error(span, f"unknown attribute type {ftype!r}: use an enum name, int, bool or str{suggest(ftype, [*self.sym.enums, 'int', 'bool', 'str'])}")
+        it = self.ex.fresh(item.span, "piece")
+        label = self.ex.resolve(item.label, set(), "a label", {"it": it}) if item.label is not None else None
+        parts = self.ex.resolve(item.parts, set(), "a piece's parts", {"it": it}) if item.parts is not None else None
+        fields = tuple(d.Field(f, t) for f, t, _ in item.fields)
+        return d.ComponentDef(item.name, fields, it, label, parts, item.span)
+
+    def _zone(self, z: ast.ZoneDecl) -> d.ZoneDef:
+        capacity = self.ex.resolve(z.capacity, set(), "a capacity") if z.capacity is not None else None
+        dims = tuple(dim for dim, _ in z.dims)
+        if z.grid is None:
+            return d.ZoneDef(z.name, dims, z.kind or "pile", z.visibility, capacity, z.span)
+        if z.kind is not None:
+            self.error(z.span, f"zone {z.name!r} is a grid: 'grid(w, h)' is its kind, so it cannot also be a {z.kind}")
+        size = d.GridSize(self.ex.resolve(z.grid[0], set(), "a grid size"), self.ex.resolve(z.grid[1], set(), "a grid size"))
+        return d.ZoneDef(z.name, dims, "grid", z.visibility, capacity, z.span, size)
+
+    def _grid_zone(self, node: Any) -> str | None:
+        """The name of the grid zone `node` refers to (`board`, `board[p]`), or None."""
+        target = node.obj if isinstance(node, ast.Index) else node
+        if isinstance(target, ast.Name) and target.name in self.sym.grids:
+            return target.name
+        return None
+
+    # Procedures.
+    def _proc(self, decl: ast.ProcDecl) -> d.ProcDef:
+        b = _ProcBuilder()
+        self._block(b, decl.body, set(decl.params) | {"$actor"}, in_turn=False)
+        b.emit(d.Return(decl.span))
+        return d.ProcDef(decl.name, decl.params, tuple(b.code), (), decl.span)
+
+    def _block(self, b: _ProcBuilder, body: tuple[Any, ...], scope: set[str], in_turn: bool, guard: Any = None) -> None:
+        scope = set(scope)
+        for i, stmt in enumerate(body):
+            self._stmt(b, stmt, scope, in_turn, guard if i == 0 else None)
+
+    def _stmt(self, b: _ProcBuilder, st: Any, scope: set[str], in_turn: bool, guard: Any = None) -> None:  # noqa: C901, PLR0912, PLR0915
+        ex = self.ex
+        sp = st.span
+        if isinstance(st, ast.Let):
+            value = ex.resolve(st.value, scope)
+            if st.name in self.sym.vars or st.name in self.sym.zones:
+                self.error(sp, f"local {st.name!r} hides a global of the same name")
+            scope.add(st.name)
+            b.emit(d.Let(sp, st.name, value))
+        elif isinstance(st, ast.Set):
+            self._set(b, st, scope)
+        elif isinstance(st, ast.If):
+            ends = []
+            for cond, body in st.branches:
+                jf = b.emit(d.JumpIfNot(cond.span, ex.resolve(cond, scope), -1))
+                self._block(b, body, scope, in_turn, cond)
+                ends.append(b.emit(d.Jump(sp, -1)))
+                b.patch(jf, target=b.here())
+            if st.other is not None:
+                self._block(b, st.other, scope, in_turn)
+            for e in ends:
+                b.patch(e, target=b.here())
+        elif isinstance(st, (ast.For, ast.Repeat)):
+            slot = f"$it{b.here()}"
+            if isinstance(st, ast.For):
+                var = st.var
+                b.emit(d.IterInit(sp, slot, ex.resolve(st.iter, scope), None))
+            else:
+                var = f"$r{b.here()}"
+                b.emit(d.IterInit(sp, slot, None, ex.resolve(st.count, scope)))
+            top = b.emit(d.IterNext(sp, slot, var, -1))
+            b.loops.append([])
+            self._block(b, st.body, scope | {var}, in_turn)
+            b.emit(d.Jump(sp, top))
+            end = b.here()
+            b.patch(top, end=end)
+            for pc in b.loops.pop():
+                b.patch(pc, target=end)
+        elif isinstance(st, ast.While):
+            top = b.emit(d.JumpIfNot(sp, ex.resolve(st.cond, scope), -1))
+            b.loops.append([])
+            self._block(b, st.body, scope, in_turn, st.cond)
+            b.emit(d.Jump(sp, top))
+            b.patch(top, target=b.here())
+            for pc in b.loops.pop():
+                b.patch(pc, target=b.here())
+        elif isinstance(st, ast.Loop):
+            top = b.here()
+            b.loops.append([])
+            self._block(b, st.body, scope, in_turn)
+            b.emit(d.Jump(sp, top))
+            for pc in b.loops.pop():
+                b.patch(pc, target=b.here())
+        elif isinstance(st, ast.Break):
+            if not b.loops:
+                self.error(sp, "'break' outside a loop")
+            else:
+                b.loops[-1].append(b.emit(d.Jump(sp, -1)))
+        elif isinstance(st, ast.Return):
+            b.emit(d.Return(sp))
+        elif isinstance(st, ast.Move):
+            self._move(b, st, scope)
+        elif isinstance(st, ast.Shuffle):
+            if self._grid_zone(st.zone) is not None:
+                self.error(st.zone.span, f"a grid zone cannot be shuffled: {self._grid_zone(st.zone)!r} is a grid")
+            zone = ex.zone(st.zone, scope)
+            if zone is not None:
+                b.emit(d.Shuffle(sp, zone))
+        elif isinstance(st, ast.Create):
+            self._create(b, st, scope)
+        elif isinstance(st, ast.Choose):
+            domain = ex.resolve(st.domain, scope, "a choice's options")
+            by = ex.resolve(st.by, scope, "'by'") if st.by is not None else None
+            scope.add(st.var)
+            total = guard is not None and _guarantees_nonempty(guard, st.domain)
+            b.emit(d.Choose(sp, st.var, domain, by, st.optional, st.prompt or f"choose {st.var}", total))
+        elif isinstance(st, ast.ChooseBranch):
+            by = ex.resolve(st.by, scope, "'by'") if st.by is not None else None
+            pc = b.emit(d.Branch(sp, (), by, st.prompt or "choose an option"))
+            options, ends, names = [], [], []
+            for br in st.branches:
+                if br.name in names:
+                    self.error(br.span, f"option {br.name!r} appears twice")
+                names.append(br.name)
+                when = ex.resolve(br.when, scope, "'when'") if br.when is not None else None
+                options.append(d.BranchOption(br.name, when, b.here(), br.otherwise))
+                self._block(b, br.body, scope, in_turn)
+                ends.append(b.emit(d.Jump(sp, -1)))
+            for e in ends:
+                b.patch(e, target=b.here())
+            b.patch(pc, options=tuple(options))
+        elif isinstance(st, ast.Require):
+            b.emit(d.Require(sp, ex.resolve(st.cond, scope), st.message or "requirement not met"))
+        elif isinstance(st, ast.EndGame):
+            b.emit(d.EndGame(sp, ex.resolve(st.reason, scope)))
+        elif isinstance(st, ast.Turn):
+            if in_turn:
+                self.error(sp, "a 'turn' block cannot be nested in another")
+            b.emit(d.TurnBegin(sp, ex.resolve(st.player, scope)))
+            self._block(b, st.body, scope, in_turn=True)
+            b.emit(d.TurnEnd(sp))
+        elif isinstance(st, ast.CallStmt):
+            if st.name not in self.sym.procs:
+                self.error(sp, f"unknown procedure {st.name!r}{suggest(st.name, self.sym.procs)}")
+                return
+            params = self.sym.procs[st.name]
+            if len(params) != len(st.args):
+                self.error(sp, f"{st.name}() takes {len(params)} argument(s), got {len(st.args)}")
+                return
+            self.ex.used.add(st.name)
+            b.emit(d.CallProc(sp, st.name, tuple(ex.resolve(a, scope) for a in st.args)))
+        elif isinstance(st, ast.Log):
+            b.emit(d.Log(sp, st.message, tuple(ex.resolve(a, scope) for a in st.args)))
+        elif isinstance(st, ast.Peek):
+            b.emit(d.Peek(sp, ex.resolve(st.pieces, scope), ex.resolve(st.player, scope)))
+        elif isinstance(st, ast.Reveal):
+            b.emit(d.Reveal(sp, ex.resolve(st.pieces, scope)))
+        elif isinstance(st, ast.Place):
+            self._place(b, st, scope)
+        else:
+            self.error(sp, "not a statement")
+
+    def _place(self, b: _ProcBuilder, st: ast.Place, scope: set[str]) -> None:
+        if self._grid_zone(st.zone) is None:
+            self.error(st.zone.span, "'place' puts a piece on a grid zone, such as 'board' or 'board[p]' declared with grid(w, h)")
+            return
+        piece, cells = self.ex.resolve(st.piece, scope), self.ex.resolve(st.cells, scope)
+        zone = self.ex.zone(st.zone, scope)
+        if zone is not None:
+            b.emit(d.Place(st.span, piece, zone, cells))
+
+    def _set(self, b: _ProcBuilder, st: ast.Set, scope: set[str]) -> None:
+        value = self.ex.resolve(st.value, scope)
+        if st.index is None and st.name in scope:
+            b.emit(d.SetLocal(st.span, st.name, st.op, value))
+            return
+        if st.name not in self.sym.vars:
+            self.error(st.span, f"cannot set {st.name!r}: not a variable or local{suggest(st.name, [*scope, *self.sym.vars])}")
+            return
+        args = self.ex.var_args(st.name, st.index or (), st.span, scope)
+        if args is not None:
+            b.emit(d.SetVar(st.span, st.name, args, st.op, value))
+
+    def _move(self, b: _ProcBuilder, st: ast.Move, scope: set[str]) -> None:
+        if self._grid_zone(st.dest) is not None:
+            self.error(st.dest.span, f"pieces go on grid zone {self._grid_zone(st.dest)!r} with 'place PIECE on ZONE at CELLS', not 'move'")
+            return
+        pieces = self.ex.resolve(st.pieces, scope)
+        amount = self.ex.resolve(st.amount, scope) if st.amount is not None else None
+        dest = self.ex.zone(st.dest, scope)
+        if dest is None:
+            return
+        # `move 2 of bag to ...` takes the first pieces in the zone's order: from a bag, a draw.
+        source = st.pieces.coll if isinstance(st.pieces, ast.Where) else st.pieces
+        source = source.obj if isinstance(source, ast.Index) else source
+        drawn = amount is not None and isinstance(source, ast.Name) and source.name in self.sym.zones
+        # A move into a zone with a capacity may overflow it: a dead end the look-ahead must see.
+        limited = dest.name in self.capacity_zones
+        b.emit(d.MovePieces(st.span, pieces, amount, dest, st.end, drawn, limited))
+
+    def _create(self, b: _ProcBuilder, st: ast.Create, scope: set[str]) -> None:
+        decls = {i.name: i for i in self.items if isinstance(i, ast.ComponentDecl)}
+        if st.type not in decls:
+            self.error(st.span, f"unknown component type {st.type!r}")
+            return
+        inner = set(scope)
+        fors = []
+        for f in st.fors:
+            items = self.ex.resolve(f.iter, inner)
+            inner = inner | {f.var}
+            cond = self.ex.resolve(f.cond, inner) if f.cond is not None else None
+            # The loop variables of `create ... for` are locals of the statement.
+            fors.append(m.CompFor(f.span, m.Bound(f.span, f.var), items, cond))
+        count = self.ex.resolve(st.count, scope)
+        fields = decls[st.type].fields
+        given = {k for k, _, _ in st.kwargs}
+        for k, _, span in st.kwargs:
+            if k not in {f for f, _, _ in fields}:
+                self.error(span, f"component {st.type!r} has no attribute {k!r}")
+        for f, _, _ in fields:
+            if f not in given:
+                self.error(st.span, f"attribute {f!r} of {st.type!r} is not given")
+        kwargs = tuple(d.KeywordArg(k, self.ex.resolve(v, inner)) for k, v, _ in st.kwargs)
+        if self._grid_zone(st.dest) is not None:
+            self.error(st.dest.span, f"pieces cannot be created on grid zone {self._grid_zone(st.dest)!r}: create them elsewhere, then 'place' them")
+            return
+        dest = self.ex.zone(st.dest, scope)
+        if dest is not None:
+            b.emit(d.Create(st.span, st.type, tuple(fors), count, kwargs, dest))
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Structural equality of AST nodes, ignoring where they were written."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if not hasattr(a, "__attrs_attrs__"):
+        return bool(a == b)
+    return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in a.__attrs_attrs__ if f.name != "span")
+
+
+def _guarantees_nonempty(cond: Any, domain: Any) -> bool:
+    """Whether `cond` (just checked) proves `domain` non-empty: `not empty(X)` guarding a choice
+    from X, X.attr or distinct(...) of those. Such a choice can never be a dead end."""
+    base = domain
+    while True:
+        if isinstance(base, ast.Call) and base.func in ("distinct", "sorted") and len(base.args) == 1:
+            base = base.args[0]
+        elif isinstance(base, ast.Attr):
+            base = base.obj
+        else:
+            break
+    conjuncts = cond.values if isinstance(cond, ast.BoolOp) and cond.op == "and" else (cond,)
+    return any(isinstance(c, ast.Unary) and c.op == "not" and isinstance(c.operand, ast.Call)
+               and c.operand.func == "empty" and len(c.operand.args) == 1 and _same(c.operand.args[0], base)
+               for c in conjuncts)
+
+
+def _fail_point(ins: d.Instr, fails: dict[str, bool]) -> bool:
+    if isinstance(ins, d.Choose):
+        return not ins.total
+    if isinstance(ins, d.MovePieces):
+        return ins.limited
+    return isinstance(ins, (d.Require, d.Branch)) or (isinstance(ins, d.CallProc) and fails.get(ins.proc, False))
+
+
+def successors(ins: d.Instr, pc: int) -> list[int]:
+    """Where control may go after the instruction at `pc`, within its procedure."""
+    if isinstance(ins, d.Jump):
+        return [ins.target]
+    if isinstance(ins, d.JumpIfNot):
+        return [pc + 1, ins.target]
+    if isinstance(ins, d.IterNext):
+        return [pc + 1, ins.end]
+    if isinstance(ins, d.Branch):
+        return [o.target for o in ins.options]
+    if isinstance(ins, (d.Return, d.EndGame, d.TurnEnd)):
+        return []
+    return [pc + 1]
+
+
+def _with_probe_flags(procs: dict[str, d.ProcDef]) -> dict[str, d.ProcDef]:
+    """Marks, for each instruction, whether a dead end may lie after it before the turn ends
+    (see `Probe`)."""
+    fails = {name: any(_fail_point(i, {}) for i in p.code) for name, p in procs.items()}
+    changed = True
+    while changed:
+        changed = False
+        for name, p in procs.items():
+            if not fails[name] and any(isinstance(i, d.CallProc) and fails.get(i.proc, False) for i in p.code):
+                fails[name] = changed = True
+    out = {}
+    for name, p in procs.items():
+        flags = []
+        for pc, ins in enumerate(p.code):
+            seen: set[int] = set()
+            stack = successors(ins, pc)
+            fail = ret = False
+            while stack:
+                q = stack.pop()
+                if q in seen or q >= len(p.code):
+                    continue
+                seen.add(q)
+                i = p.code[q]
+                if _fail_point(i, fails):
+                    fail = True
+                if isinstance(i, d.Return):
+                    ret = True
+                stack.extend(successors(i, q))
+            flags.append(d.Probe(fail, ret))
+        out[name] = attrs.evolve(p, probe=tuple(flags))
+    return out
+
+
+def check_source(source: SourceFile, name: str, resolve: FileResolver) -> d.GameDef:
+    """Parses and checks a rule file and the files it extends."""
+    diags: list[Diagnostic] = []
+    sources: dict[str, SourceFile] = {}
+    try:
+        items = load_items(source, resolve, sources, diags)
+    except RuleError as err:
+        raise RuleError(diags + err.diagnostics, {**sources, **err.sources}) from None
+    checker = Checker(items, name, diags)
+    game = checker.run() if not diags else None
+    if diags or game is None:
+        diags.sort(key=lambda x: (x.span.filename != source.filename, x.span.filename, x.span.line, x.span.column))
+        raise RuleError(diags, sources)
+    warnings = lint(items, game, checker.ex.used, source.filename)
+    return attrs.evolve(game, warnings=tuple(warnings), sources=sources)

@@ -1,0 +1,304 @@
+"""Resolves the names in AST expressions: AST -> checked model expressions, with diagnostics.
+
+Name resolution happens here, in one place: locals, constants, options, variables, zones,
+enums and their members, built-in names. Problems become diagnostics, never exceptions; a
+node that cannot be resolved becomes `none`, so that checking goes on and reports them all.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from typing import Any
+
+import attrs
+
+from boardkit.errors import Diagnostic
+from boardkit.lang import ast
+from boardkit.model import expr as m
+from boardkit.model.signatures import SIGNATURES, STATE_NAMES
+from boardkit.source import Span
+
+
+def suggest(name: str, candidates: Any) -> str:
+    close = difflib.get_close_matches(name, list(candidates), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+@attrs.define
+class Symbols:
+    """Every global name of a ruleset, by kind."""
+
+    enums: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    members: dict[str, str] = attrs.field(factory=dict)  # member -> enum
+    zones: dict[str, tuple[str, ...]] = attrs.field(factory=dict)  # name -> dims
+    vars: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    consts: set[str] = attrs.field(factory=set)
+    options: set[str] = attrs.field(factory=set)
+    funcs: dict[str, ast.FuncDecl] = attrs.field(factory=dict)
+    procs: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
+    attributes: set[str] = attrs.field(factory=set)
+    grids: set[str] = attrs.field(factory=set)  # zones declared with grid(w, h)
+
+    def all_names(self) -> list[str]:
+        return [*self.enums, *self.members, *self.zones, *self.vars, *self.consts, *self.options, *STATE_NAMES]
+
+
+Bindings = dict[str, m.Bound]
+
+
+class Resolver:
+    """Turns AST expressions into model expressions, recording diagnostics as it goes.
+
+    `scope` is the set of procedure locals; `bound` maps names bound inside an expression
+    (comprehension variables, `it`, function parameters) to their `Bound` nodes.
+    """
+
+    def __init__(self, symbols: Symbols, diagnostics: list[Diagnostic]) -> None:
+        self.sym = symbols
+        self.diags = diagnostics
+        self.used: set[str] = set()
+        self._counter = 0
+        # Where the expression being resolved is read rather than run (see `resolve`).
+        self._reading: str | None = None
+
+    @functools.cached_property
+    def _drawing_funcs(self) -> set[str]:
+        # Computed on first use: the symbols are complete by the time expressions resolve.
+        return _drawing_funcs(self.sym.funcs)
+
+    def error(self, span: Span, msg: str) -> None:
+        self.diags.append(Diagnostic(span, msg))
+
+    def fresh(self, span: Span, base: str) -> m.Bound:
+        """A new bound name, unique in the ruleset."""
+        self._counter += 1
+        return m.Bound(span, f"_{base}{self._counter}")
+
+    # Public entry points.
+    def resolve(self, node: Any, scope: set[str], reading: str | None = None,
+                bound: Bindings | None = None) -> m.Expr:
+        """Resolves an expression. `reading` names where it is evaluated on reads of the game
+        (a choice's options, a score): there `random` would change the game by looking at it."""
+        self._reading = reading
+        try:
+            return self.gen(node, scope, bound or {})
+        finally:
+            self._reading = None
+
+    def zone(self, node: Any, scope: set[str], bound: Bindings | None = None) -> m.ZoneRef | None:
+        """Resolves a reference to one zone (not its contents)."""
+        bound = bound or {}
+        if isinstance(node, ast.Name) and node.name in self.sym.zones and node.name not in bound:
+            name, args = node.name, ()
+        elif (isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.name in self.sym.zones
+              and node.obj.name not in bound):
+            name, args = node.obj.name, node.args
+        else:
+            self.error(node.span, "expected a zone, such as 'deck' or 'hand[p]'")
+            return None
+        self.used.add(name)
+        dims = self.sym.zones[name]
+        if len(args) != len(dims):
+            self.error(node.span, f"zone {name!r} takes {len(dims)} index(es) ({', '.join(dims) or 'none'}), got {len(args)}")
+            return None
+        return m.ZoneRef(node.span, name, tuple(self.gen(a, scope, bound) for a in args))
+
+    def var_args(self, name: str, args: tuple[Any, ...], span: Span, scope: set[str],
+                 bound: Bindings | None = None) -> tuple[m.Expr, ...] | None:
+        dims = self.sym.vars[name]
+        self.used.add(name)
+        if len(args) != len(dims):
+            self.error(span, f"variable {name!r} takes {len(dims)} index(es), got {len(args)}")
+            return None
+        return tuple(self.gen(a, scope, bound or {}) for a in args)
+
+    # Expressions.
+    def gen(self, node: Any, scope: set[str], bound: Bindings) -> m.Expr:
+        method = getattr(self, "_" + type(node).__name__, None)
+        if method is None:
+            self.error(node.span, "not an expression")
+            return m.Lit(node.span, None)
+        result: m.Expr = method(node, scope, bound)
+        return result
+
+    def _Num(self, node: Any, scope: set[str], bound: Bindings) -> m.Expr:
+        return m.Lit(node.span, node.value)
+
+    _Str = _Bool = _Num
+
+    def _NoneLit(self, node: ast.NoneLit, scope: set[str], bound: Bindings) -> m.Expr:
+        return m.Lit(node.span, None)
+
+    def _Name(self, node: ast.Name, scope: set[str], bound: Bindings) -> m.Expr:  # noqa: PLR0911
+        name, sym, span = node.name, self.sym, node.span
+        if name in bound:
+            return attrs.evolve(bound[name], span=span)
+        if name in scope:
+            return m.Local(span, name)
+        if name in sym.consts:
+            self.used.add(name)
+            return m.ConstRef(span, name)
+        if name in sym.options:
+            self.used.add(name)
+            return m.OptionRef(span, name)
+        if name in sym.vars:
+            if sym.vars[name]:
+                self.error(span, f"variable {name!r} needs an index: {name}[{', '.join(sym.vars[name])}]")
+            self.used.add(name)
+            return m.VarRef(span, name, ())
+        if name in sym.zones:
+            zone = self.zone(node, scope, bound)
+            return zone if zone is not None else m.ListLit(span, ())
+        if name in sym.enums:
+            return m.EnumList(span, tuple(sym.enums[name]))
+        if name in ("Player", "players"):
+            return m.StateRef(span, "players")
+        if name == "player_count":
+            return m.StateRef(span, "player_count")
+        if name in sym.members:
+            return m.Lit(span, name)
+        self.error(span, f"unknown name {name!r}{suggest(name, [*scope, *bound, *sym.all_names()])}")
+        return m.Lit(span, None)
+
+    def _It(self, node: ast.It, scope: set[str], bound: Bindings) -> m.Expr:
+        if "it" not in bound:
+            self.error(node.span, "'it' is only defined inside 'where'")
+            return m.Lit(node.span, None)
+        return bound["it"]
+
+    def _check_attr(self, name: str, span: Span) -> None:
+        if name not in self.sym.attributes:
+            self.error(span, f"no component has an attribute {name!r}{suggest(name, self.sym.attributes)}")
+
+    def _ItAttr(self, node: ast.ItAttr, scope: set[str], bound: Bindings) -> m.Expr:
+        self._check_attr(node.attr, node.span)
+        if "it" not in bound:
+            self.error(node.span, f"'.{node.attr}' is only defined inside 'where' or a component label")
+            return m.Lit(node.span, None)
+        return m.PieceAttr(node.span, bound["it"], node.attr)
+
+    def _Attr(self, node: ast.Attr, scope: set[str], bound: Bindings) -> m.Expr:
+        self._check_attr(node.attr, node.span)
+        return m.Attr(node.span, self.gen(node.obj, scope, bound), node.attr)
+
+    def _Index(self, node: ast.Index, scope: set[str], bound: Bindings) -> m.Expr:
+        if isinstance(node.obj, ast.Name) and node.obj.name not in scope and node.obj.name not in bound:
+            name = node.obj.name
+            if name in self.sym.zones:
+                zone = self.zone(node, scope, bound)
+                return zone if zone is not None else m.ListLit(node.span, ())
+            if name in self.sym.vars:
+                args = self.var_args(name, node.args, node.span, scope, bound)
+                return m.VarRef(node.span, name, args) if args is not None else m.Lit(node.span, None)
+        self.error(node.span, "only zones and variables can be indexed; use first(), last() or position() on lists")
+        return m.Lit(node.span, None)
+
+    def _Call(self, node: ast.Call, scope: set[str], bound: Bindings) -> m.Expr:
+        name, span = node.func, node.span
+        sig = SIGNATURES.get(name)
+        if sig is not None and sig.grid_zone_first and name not in self.sym.funcs:
+            return self._grid_call(node, scope, bound)
+        args = tuple(self.gen(a, scope, bound) for a in node.args)
+        if self._reading is not None and (name == "random" or name in self._drawing_funcs):
+            via = "" if name == "random" else f" ({name}() uses random)"
+            self.error(span, f"random() cannot be used in {self._reading}{via}: it is evaluated whenever "
+                             "the game is read; draw into a variable with 'let' or 'set' first")
+        if name in self.sym.funcs:
+            decl = self.sym.funcs[name]
+            self.used.add(name)
+            if len(args) != len(decl.params):
+                self.error(span, f"{name}() takes {len(decl.params)} argument(s), got {len(args)}")
+                return m.Lit(span, None)
+            return m.FuncCall(span, name, args)
+        if sig is None:
+            if name in self.sym.procs:
+                self.error(span, f"{name!r} is a procedure; call it as a statement, not in an expression")
+            else:
+                self.error(span, f"unknown function {name!r}{suggest(name, [*SIGNATURES, *self.sym.funcs])}")
+            return m.Lit(span, None)
+        if not sig.low <= len(args) <= sig.high:
+            want = str(sig.low) if sig.low == sig.high else f"{sig.low} to {sig.high}"
+            self.error(span, f"{name}() takes {want} argument(s), got {len(args)}")
+            return m.Lit(span, None)
+        return m.BuiltinCall(span, name, args, sig.needs_state)
+
+    def _grid_call(self, node: ast.Call, scope: set[str], bound: Bindings) -> m.Expr:
+        """A grid built-in: its first argument names a grid zone, and a key argument is an
+        expression of `it`, the cell (docs/reference/grid.md)."""
+        name, span = node.func, node.span
+        sig = SIGNATURES[name]
+        if not sig.low <= len(node.args) <= sig.high:
+            want = str(sig.low) if sig.low == sig.high else f"{sig.low} to {sig.high}"
+            self.error(span, f"{name}() takes {want} argument(s), got {len(node.args)}")
+            return m.Lit(span, None)
+        zone_node = node.args[0]
+        target = zone_node.obj if isinstance(zone_node, ast.Index) else zone_node
+        if not (isinstance(target, ast.Name) and target.name in self.sym.grids and target.name not in bound
+                and target.name not in scope):
+            shown = (f" ({target.name!r} is not one)"
+                     if isinstance(target, ast.Name) and target.name in self.sym.zones else "")
+            self.error(zone_node.span, f"{name}() needs a grid zone first, such as 'board' declared with grid(w, h){shown}")
+            return m.Lit(span, None)
+        zone = self.zone(zone_node, scope, bound)
+        if zone is None:
+            return m.Lit(span, None)
+        args: list[m.Expr | m.KeyFunc] = []
+        for i, a in enumerate(node.args[1:], 1):
+            if sig.key_arg == i:
+                cell = self.fresh(a.span, "cell")
+                args.append(m.KeyFunc(a.span, cell, self.gen(a, scope, {**bound, "it": cell})))
+            else:
+                args.append(self.gen(a, scope, bound))
+        return m.GridCall(span, name, zone, tuple(args))
+
+    def _Unary(self, node: ast.Unary, scope: set[str], bound: Bindings) -> m.Expr:
+        return m.Unary(node.span, node.op, self.gen(node.operand, scope, bound))
+
+    def _Binary(self, node: ast.Binary, scope: set[str], bound: Bindings) -> m.Expr:
+        return m.Binary(node.span, node.op, self.gen(node.left, scope, bound), self.gen(node.right, scope, bound))
+
+    def _BoolOp(self, node: ast.BoolOp, scope: set[str], bound: Bindings) -> m.Expr:
+        return m.BoolOp(node.span, node.op, tuple(self.gen(v, scope, bound) for v in node.values))
+
+    def _Ternary(self, node: ast.Ternary, scope: set[str], bound: Bindings) -> m.Expr:
+        return m.Ternary(node.span, self.gen(node.cond, scope, bound), self.gen(node.then, scope, bound),
+                         self.gen(node.other, scope, bound))
+
+    def _ListLit(self, node: ast.ListLit, scope: set[str], bound: Bindings) -> m.Expr:
+        return m.ListLit(node.span, tuple(self.gen(x, scope, bound) for x in node.items))
+
+    def _Where(self, node: ast.Where, scope: set[str], bound: Bindings) -> m.Expr:
+        coll = self.gen(node.coll, scope, bound)
+        it = self.fresh(node.span, "it")
+        return m.Where(node.span, coll, it, self.gen(node.cond, scope, {**bound, "it": it}))
+
+    def _ListComp(self, node: ast.ListComp, scope: set[str], bound: Bindings) -> m.Expr:
+        inner = dict(bound)
+        fors = []
+        for f in node.fors:
+            it = self.gen(f.iter, scope, inner)
+            var = self.fresh(f.span, f"v_{f.var}_")
+            inner = {**inner, f.var: var}
+            cond = self.gen(f.cond, scope, inner) if f.cond is not None else None
+            fors.append(m.CompFor(f.span, var, it, cond))
+        return m.ListComp(node.span, self.gen(node.elt, scope, inner), tuple(fors))
+
+
+def _drawing_funcs(funcs: dict[str, Any]) -> set[str]:
+    """User functions that call random(), directly or through one another."""
+    calls = {name: _calls(decl.body) for name, decl in funcs.items()}
+    drawing = {name for name, called in calls.items() if "random" in called}
+    grew = True
+    while grew:
+        grew = False
+        for name, called in calls.items():
+            if name not in drawing and called & drawing:
+                drawing.add(name)
+                grew = True
+    return drawing
+
+
+def _calls(node: Any) -> set[str]:
+    """Names of the functions an expression calls."""
+    return {n.func for n in ast.walk(node) if isinstance(n, ast.Call)}

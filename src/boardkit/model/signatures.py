@@ -1,0 +1,47 @@
+"""Signatures of the rule language's built-in functions: what the checker needs to validate a
+call without importing the runtime that implements it (`runtime/builtins.py`)."""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Signature:
+    """How a built-in is called: its arity, whether it reads the game state, whether its first
+    argument is a grid zone and which argument (if any) is a per-cell key expression."""
+
+    low: int
+    high: int
+    needs_state: bool = False
+    grid_zone_first: bool = False
+    key_arg: int | None = None
+
+
+def _sig(low: int, high: int | None = None, *, state: bool = False) -> Signature:
+    return Signature(low, low if high is None else high, state)
+
+
+def _grid(low: int, high: int | None = None, key_arg: int | None = None) -> Signature:
+    return Signature(low, low if high is None else high, True, True, key_arg)
+
+
+SIGNATURES: dict[str, Signature] = {
+    # Numbers and lists.
+    "count": _sig(1, 2), "size": _sig(1), "sum": _sig(1), "min": _sig(1, 9), "max": _sig(1, 9), "abs": _sig(1),
+    "distinct": _sig(1), "sorted": _sig(1), "empty": _sig(1), "any": _sig(1), "all": _sig(1), "concat": _sig(1),
+    "range": _sig(2), "position": _sig(2), "first": _sig(1), "last": _sig(1), "rank": _sig(2),
+    "next": _sig(1, 2, state=True), "random": _sig(1, state=True),
+    # Lists and tracks: docs/reference/tracks.md.
+    "path": _sig(4), "nth": _sig(2), "remove": _sig(2), "subsets": _sig(3),
+    # Ordering and naming values.
+    "order": _sig(2), "text": _sig(1),
+    # Grids: docs/reference/grid.md. Cells are plain values; the rest take a grid zone first.
+    "cell": _sig(2), "cell_x": _sig(1), "cell_y": _sig(1),
+    "cells": _grid(1, 2), "occupied": _grid(1), "neighbours": _grid(2), "stack": _grid(2), "top": _grid(2),
+    "level": _grid(2), "part": _grid(2), "tops": _grid(2), "regions": _grid(1, 3, key_arg=2),
+    "region": _grid(2, 4, key_arg=3), "placements": _grid(2, 3), "joining": _grid(4),
+}
+
+# Names that read the state without arguments.
+STATE_NAMES = ("players", "player_count")

@@ -1,0 +1,190 @@
+"""A compiled ruleset made runnable: the generated module executed with the runtime's
+vocabulary, its constants and options worked out, its tables ready for the interpreter.
+
+The generated code runs with a namespace that holds only what it needs: the built-ins of the
+rule language, the runtime helpers, and no Python built-ins.
+"""
+
+from __future__ import annotations
+
+import linecache
+import re
+from types import TracebackType
+from typing import Any, Callable
+
+import attrs
+
+from boardkit.compile.module import CALL_DEPTH
+from boardkit.errors import DeadEnd, Diagnostic, RuleError, RuleRuntimeError
+from boardkit.model import defs as d
+from boardkit.runtime.builtins import BUILTINS
+from boardkit.runtime.events import TurnEnded, TurnStarted
+from boardkit.runtime.listops import LIST_LIMIT
+from boardkit.runtime.work import ConstState, add, attribute, charge, each, multiply
+from boardkit.source import Span
+
+SiteFn = Callable[[Any, dict[str, Any]], Any]
+
+
+@attrs.frozen
+class Option:
+    """A declared option: its default and, where the rules list them, the values it may take."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+
+
+@attrs.define
+class ProcRun:
+    """One procedure as the runtime uses it: its code (for the look-ahead's analysis), its
+    generated function, and what decisions and calls evaluate."""
+
+    name: str
+    params: tuple[str, ...]
+    code: tuple[d.Instr, ...]
+    probe: tuple[d.Probe, ...]
+    run: Callable[[Any, list[Any], bool], int]
+    sites: dict[int, Any]
+
+    def span(self, pc: int) -> Span:
+        return self.code[pc].span
+
+
+def _copy(v: Any) -> Any:
+    return list(v) if isinstance(v, list) else v
+
+
+class Program:
+    """The runnable form of one checked ruleset."""
+
+    def __init__(self, game: d.GameDef, source: str) -> None:
+        self.game = game
+        self.source = source
+        self.filename = f"<boardkit rules {game.name}>"
+        self.ns = ns = self._namespace()
+        code = compile(source, self.filename, "exec")
+        # Tracebacks and debuggers can show the generated lines.
+        linecache.cache[self.filename] = (len(source), None, source.splitlines(True), self.filename)
+        exec(code, ns)  # noqa: S102 - our own generated source, run with a namespace of our own
+        self.spans = [Span(*t) for t in ns["SPANS"]]
+        self._line_span = _line_spans(source)
+        self.options = self._options(ns["OPTIONS"])
+        self.consts: dict[str, Any] = {name: ns[f"K_{name}"] for name in game.consts}
+        self.procs = {name: ProcRun(name, p.params, p.code, p.probe, ns["PROCS"][name], ns["SITES"][name])
+                      for name, p in game.procs.items()}
+        self.var_init: dict[str, SiteFn] = ns["VARS"]
+        self.capacity: dict[str, SiteFn] = ns["CAPACITY"]
+        self.grid_size: dict[str, tuple[SiteFn, SiteFn]] = ns["GRIDS"]
+        self.labels: dict[str, Callable[[Any, Any], Any]] = ns["LABELS"]
+        self.parts: dict[str, Callable[[Any, Any], Any]] = ns["PARTS"]
+        self.score: SiteFn | None = ns["SCORE"]
+        self.score_param: str = ns["SCORE_PARAM"]
+        self.tiebreaks: tuple[tuple[SiteFn, str], ...] = ns["TIEBREAKS"]
+
+    def _namespace(self) -> dict[str, Any]:
+        ns: dict[str, Any] = {"__builtins__": {}, "__name__": f"boardkit_rules_{self.game.name}"}
+        ns.update({f"_b_{name}": fn for name, fn in BUILTINS.items()})
+        ns.update(_attr=attribute, _each=each, _charge=charge, _add=add, _mul=multiply, _cp=_copy, list=list,
+                  tuple=tuple, range=range, len=len, str=str, dict=dict, isinstance=isinstance,
+                  _TurnStarted=TurnStarted, _TurnEnded=TurnEnded, _const=self._const, _runaway=self._runaway,
+                  _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc)
+        return ns
+
+    # Errors, located by the span indexes the generated code passes.
+    def _const(self, fn: Callable[[Any], Any], idx: int) -> Any:
+        try:
+            return fn(ConstState())
+        except Exception:  # noqa: BLE001 - any failure means it was not a constant
+            raise self._rule_error(idx, "expected a constant value") from None
+
+    def _rule_error(self, idx: int, msg: str) -> RuleError:
+        # Constants are worked out while the module runs: read its span table as it stands.
+        span = Span(*self.ns["SPANS"][idx])
+        return RuleError([Diagnostic(span, msg)], self.game.sources)
+
+    def _runaway(self, idx: int) -> None:
+        msg = f"no decision after {STEP_LIMIT} steps: does a loop never end?"
+        raise RuleRuntimeError(msg, self.spans[idx])
+
+    def _too_deep(self, idx: int) -> None:
+        msg = f"procedure calls nested more than {CALL_DEPTH} deep: is a recursion unbounded?"
+        raise RuleRuntimeError(msg, self.spans[idx])
+
+    def _dead_end(self, idx: int, message: str) -> None:
+        raise DeadEnd(f"{self.spans[idx]}: {message}")
+
+    def _options(self, declared: dict[str, tuple[Any, Any, int]]) -> dict[str, Option]:
+        out = {}
+        for name, (default_fn, choices_fn, idx) in declared.items():
+            default = self._const(default_fn, idx)
+            choices = self._const(choices_fn, idx) if choices_fn is not None else None
+            opt = self.game.options[name]
+            if choices is not None and not isinstance(choices, list):
+                span = opt.choices.span if opt.choices is not None else opt.span
+                raise RuleError([Diagnostic(span, "option choices must be a list")], self.game.sources)
+            if choices is not None and default not in choices:
+                raise RuleError([Diagnostic(opt.default.span, f"default {default!r} is not one of the choices {choices!r}")],
+                                self.game.sources)
+            out[name] = Option(name, default, tuple(choices) if choices else None)
+        return out
+
+    def locate_fn(self, fn: Callable[..., Any]) -> Span | None:
+        """The rule a generated function runs: the span marked on the line after its `def`."""
+        idx = self._line_span[fn.__code__.co_firstlineno]
+        return self.spans[idx] if idx >= 0 else None
+
+    def locate(self, tb: TracebackType | None) -> Span | None:
+        """The rule a fault came from: the outermost generated line in its traceback."""
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                idx = self._line_span[tb.tb_lineno - 1]
+                return self.spans[idx] if idx >= 0 else None
+            tb = tb.tb_next
+        return None
+
+
+# The most steps (backward jumps and calls) between two decisions.
+STEP_LIMIT = 1_000_000
+_MARK = re.compile(r"\s*#@ (\d+) ")
+
+
+def _line_spans(source: str) -> list[int]:
+    """For each line of generated source, the index of the span of the rule it runs (-1: none)."""
+    out, current = [], -1
+    for line in source.splitlines():
+        found = _MARK.match(line)
+        if found:
+            current = int(found.group(1))
+        elif line and not line[0].isspace():
+            current = -1
+        out.append(current)
+    return out
+
+
+def _create(s: Any, L: dict[str, Any], type_name: str, fors: tuple[Any, ...], count: SiteFn, kwargs: SiteFn,
+            dest: SiteFn) -> None:
+    """`create N Type(k: v, ...) for x in xs if c into zone`: one batch per combination."""
+    envs = [dict(L)]
+    for var, items, cond in fors:
+        nxt = []
+        for env in envs:
+            for x in items(s, env):
+                e2 = dict(env)
+                e2[var] = x
+                if cond is None or cond(s, e2):
+                    nxt.append(e2)
+        envs = nxt
+    for env in envs:
+        attrs_ = kwargs(s, env)
+        n = count(s, env)
+        if not isinstance(n, int) or len(s.pieces) + n > LIST_LIMIT:
+            msg = f"create {n!r:.40} pieces: a game holds at most {LIST_LIMIT} pieces"
+            raise ValueError(msg)
+        s.create(type_name, attrs_, n, dest(s, L))
+
+
+def _bad_pc(pc: int) -> None:
+    msg = f"no instruction at {pc}"
+    raise ValueError(msg)
+

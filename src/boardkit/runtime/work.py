@@ -1,0 +1,82 @@
+"""The work budget and the operators whose cost depends on their operands.
+
+Generated code calls these where an expression walks, joins or multiplies: one place bounds
+what a single expression may cost, so that a runaway rule stops with a located error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from boardkit.runtime.listops import LIST_LIMIT
+from boardkit.runtime.pieces import Piece
+
+# How much work (items iterated by comprehensions and filters, items joined by `+`, function
+# calls) one run to a decision, one look-ahead or one score may do: ample for any rule, and a
+# bound on a rule that would otherwise work for ever inside a single expression.
+WORK_LIMIT = 10_000_000
+# The largest whole number a rule may make by multiplying, in bits.
+INT_BITS = 1024
+
+
+def _over_budget() -> None:
+    msg = f"an expression did more than {WORK_LIMIT} steps of work: is a list or a recursion unbounded?"
+    raise ValueError(msg)
+
+
+def each(s: Any, xs: Any) -> Any:
+    """What a comprehension or filter walks, charged to the work budget."""
+    if isinstance(xs, (list, tuple, str)):
+        s.work -= len(xs)
+        if s.work < 0:
+            _over_budget()
+    return xs
+
+
+def charge(s: Any) -> None:
+    """One function call, charged to the work budget."""
+    s.work -= 1
+    if s.work < 0:
+        _over_budget()
+
+
+def add(s: Any, a: Any, b: Any) -> Any:
+    """`+`, and `+=`: joined lists and texts stay within LIST_LIMIT; the items added are charged
+    to the work budget (so a list built item by item costs in proportion to its length)."""
+    out = a + b
+    if isinstance(out, (list, str)):
+        if len(out) > LIST_LIMIT:
+            msg = f"joining would make {len(out)} items, more than {LIST_LIMIT}"
+            raise ValueError(msg)
+        s.work -= len(b) + 1
+        if s.work < 0:
+            _over_budget()
+    return out
+
+
+def multiply(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int and a.bit_length() + b.bit_length() > INT_BITS:
+        msg = f"a product over {INT_BITS} bits: numbers in rules stay small"
+        raise ValueError(msg)
+    if isinstance(a, (list, str)) or isinstance(b, (list, str)):
+        msg = f"cannot multiply {a!r:.30} by {b!r:.30}"
+        raise TypeError(msg)
+    return a * b
+
+
+def attribute(value: Any, name: str) -> Any:
+    """Reads an attribute of a piece, or projects it over a list of pieces."""
+    if isinstance(value, Piece):
+        return value.attrs[name]
+    if isinstance(value, list):
+        return [p.attrs[name] for p in value]
+    msg = f"cannot read attribute {name!r} of {value!r}"
+    raise TypeError(msg)
+
+
+class ConstState:
+    """Stands in for a game state where expressions are worked out before any game (constants,
+    option values): it has a work budget and nothing else."""
+
+    def __init__(self) -> None:
+        self.work = WORK_LIMIT
