@@ -5,7 +5,9 @@ Two rates per run: the one simulate reports itself (its summary's games_per_seco
 from --json) and one from the subprocess's wall time (interpreter start, import and load
 included). Medians of each, and the median of the per-repeat ratios jobs2/jobs1. The
 summaries of both job counts must agree (simulate promises the same games whatever
---jobs), and the script says whether they do.
+--jobs), and the script says whether they do. Before each repeat, two plain-Python processes
+are run at once and alone: their speedup is the most jobs2/jobs1 could reach on the machine
+as loaded at that moment.
 """
 
 from __future__ import annotations
@@ -42,6 +44,21 @@ def simulate(ruleset: str, games: int, jobs: int) -> tuple[float, float, dict[st
     return summary["games_per_second"], games / wall, summary
 
 
+BURN = "x = 0\nfor i in range(15_000_000):\n    x += i"
+
+
+def parallel_probe() -> float:
+    """Speedup of two concurrent pure-Python processes over one: near 2 on an idle 2-core
+    machine, near 1 when other load leaves one core; jobs2/jobs1 cannot beat it."""
+    def wall(n: int) -> float:
+        t0 = time.perf_counter()
+        procs = [subprocess.Popen([sys.executable, "-c", BURN]) for _ in range(n)]
+        for proc in procs:
+            proc.wait()
+        return time.perf_counter() - t0
+    return 2 * wall(1) / wall(2)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ruleset", default="mandala", help="name or file (default mandala)")
@@ -54,7 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     own: dict[int, list[float]] = {j: [] for j in jobs}
     wall: dict[int, list[float]] = {j: [] for j in jobs}
     summaries: dict[int, dict[str, Any]] = {}
+    probes: list[float] = []
     for r in range(args.repeat):
+        probes.append(parallel_probe())
         for j in jobs if r % 2 == 0 else jobs[::-1]:
             gps, wgps, summary = simulate(args.ruleset, args.games, j)
             own[j].append(gps)
@@ -69,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         "ratio_jobs2_vs_jobs1": bu.median([b / a for a, b in zip(own[1], own[2])]),
         "ratio_jobs2_vs_jobs1_wall": bu.median([b / a for a, b in zip(wall[1], wall[2])]),
         "runs": {"jobs1": own[1], "jobs2": own[2]},
+        "two_process_speedup": bu.median(probes),
     }
     if args.json:
         bu.dump_json(figures)
@@ -80,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     bu.print_table(f"boardkit simulate {args.ruleset} --games {args.games} --players 2 (median of {args.repeat})",
                    ["", "--jobs 1", "--jobs 2", "jobs2/jobs1"], rows)
     print("same results with 1 and 2 jobs:", "yes" if same else "NO")
+    print(f"two plain Python processes at once ran {figures['two_process_speedup']:.2f}x one (median of "
+          f"{args.repeat}): the ceiling for jobs2/jobs1 on this machine right now")
     return 0
 
 
