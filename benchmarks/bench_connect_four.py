@@ -16,15 +16,16 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import benchutil as bu  # noqa: E402
-import connect_four_baseline as baseline  # noqa: E402
+import benchutil as bu
+import connect_four_baseline as baseline
 
-import boardkit  # noqa: E402
+import boardkit
 
 Player = Callable[[Any, random.Random, int], int]
 
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     def paired_ratio(name: str) -> float | None:
         if name not in rates:
             return None
-        return bu.median([a / b for a, b in zip(rates[name], rates["baseline"])])
+        return bu.median([a / b for a, b in zip(rates[name], rates["baseline"], strict=True)])
 
     figures: dict[str, Any] = {"games": args.games, "repeat": args.repeat, "fast_path": fast}
     for name in ("engine moves", "engine actions", "baseline"):

@@ -15,14 +15,15 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import benchutil as bu  # noqa: E402
+import benchutil as bu
 
-import boardkit  # noqa: E402
+import boardkit
 
 FALLBACK_NAMES = ["mandala", "mandala_seed", "ananda", "chakra", "chakra_short", "meenakshi"]
 PATHS = {"moves": bu.play_moves, "actions": bu.play_actions}
@@ -35,7 +36,8 @@ def bundled() -> list[str]:
 def run(rules: Any, players: int, play: Callable[[Any, random.Random, int], int], seed: int, budget: int,
         cap: int) -> tuple[float, int, int, int]:
     """Plays whole random games (each cut at `cap`) until `budget` decisions are made; returns
-    (decisions/s, games, games cut at the cap, games that raised)."""
+    (decisions/s, games, games cut at the cap, games that raised).
+    """
     decisions = games = unfinished = errors = 0
     t0 = time.perf_counter()
     while decisions < budget:
@@ -79,11 +81,12 @@ def main(argv: list[str] | None = None) -> int:
                 info[(name, players)] = (games, unfinished, errors)
                 bu.note(f"run {r + 1}/{args.repeat} {name} {players}p {path}: {dps:,.0f} decisions/s", args.json)
 
-    results = []
+    results: list[dict[str, Any]] = []
     for name, _, players in pairs:
         moves = bu.median(rates[(name, players, "moves")])
         actions = bu.median(rates.get((name, players, "actions"), []))
-        paired = [a / m for a, m in zip(rates.get((name, players, "actions"), []), rates[(name, players, "moves")])]
+        paired = ([a / m for a, m in zip(rates[(name, players, "actions")], rates[(name, players, "moves")],
+                                          strict=True)] if fast else [])
         games, unfinished, errors = info[(name, players)]
         results.append({"ruleset": name, "players": players, "moves_per_s": moves, "actions_per_s": actions,
                         "ratio_actions_vs_moves": bu.median(paired), "games_per_run": games,

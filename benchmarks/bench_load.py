@@ -21,10 +21,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import benchutil as bu  # noqa: E402
+import benchutil as bu
 
 FALLBACK_NAMES = ["mandala", "mandala_seed", "ananda", "chakra", "chakra_short", "meenakshi"]
 EXTRA = ["benchmarks/connect_four.bk"]
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
             samples[t].append(measure(t, env))
         bu.note(f"round {r + 1}/{args.repeat} done", args.json)
 
-    results = []
+    results: list[dict[str, Any]] = []
     for t in targets:
         first, later = samples[t][0], samples[t][1:]
         col = 0 if t == "" else 1

@@ -14,16 +14,18 @@ from __future__ import annotations
 import argparse
 import gc
 import random
+import statistics
 import sys
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import benchutil as bu  # noqa: E402
+import benchutil as bu
 
-import boardkit  # noqa: E402
+import boardkit
 
 CASES = [("mandala", 2), ("meenakshi", 4)]
 
@@ -57,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
 
-    results = []
+    results: list[dict[str, Any]] = []
     for name, players in CASES:
         rules = boardkit.load_ruleset(name)
         warm = rules.new_game(players=players, seed=args.seed + 1)
@@ -73,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
                                                                          args.max_decisions))
                 kept.append(retained)
                 peaks.append(peak)
-            row[f"{path}_retained_kb"] = bu.median(kept) / 1024
-            row[f"{path}_peak_kb"] = bu.median(peaks) / 1024
+            row[f"{path}_retained_kb"] = statistics.median(kept) / 1024
+            row[f"{path}_peak_kb"] = statistics.median(peaks) / 1024
             row["decisions"], row["finished"], row["events"] = decisions, game.is_over, len(game.events)
             if path == "moves":
                 clone_kb = None

@@ -22,13 +22,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import benchutil as bu  # noqa: E402
+import benchutil as bu
 
 
 def command() -> list[str]:
     """`python -m boardkit` with this interpreter: the same CLI as the `boardkit` script, but it
     runs whichever boardkit this interpreter imports (PYTHONPATH included), whereas the script
-    names the module that held `main` when the package was installed."""
+    names the module that held `main` when the package was installed.
+    """
     return [sys.executable, "-m", "boardkit"]
 
 
@@ -49,7 +50,8 @@ BURN = "x = 0\nfor i in range(15_000_000):\n    x += i"
 
 def parallel_probe() -> float:
     """Speedup of two concurrent pure-Python processes over one: near 2 on an idle 2-core
-    machine, near 1 when other load leaves one core; jobs2/jobs1 cannot beat it."""
+    machine, near 1 when other load leaves one core; jobs2/jobs1 cannot beat it.
+    """
     def wall(n: int) -> float:
         t0 = time.perf_counter()
         procs = [subprocess.Popen([sys.executable, "-c", BURN]) for _ in range(n)]
@@ -85,8 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         "ruleset": args.ruleset, "games": args.games, "repeat": args.repeat, "same_results": same,
         "jobs1_games_per_s": bu.median(own[1]), "jobs2_games_per_s": bu.median(own[2]),
         "jobs1_wall_games_per_s": bu.median(wall[1]), "jobs2_wall_games_per_s": bu.median(wall[2]),
-        "ratio_jobs2_vs_jobs1": bu.median([b / a for a, b in zip(own[1], own[2])]),
-        "ratio_jobs2_vs_jobs1_wall": bu.median([b / a for a, b in zip(wall[1], wall[2])]),
+        "ratio_jobs2_vs_jobs1": bu.median([b / a for a, b in zip(own[1], own[2], strict=True)]),
+        "ratio_jobs2_vs_jobs1_wall": bu.median([b / a for a, b in zip(wall[1], wall[2], strict=True)]),
         "runs": {"jobs1": own[1], "jobs2": own[2]},
         "two_process_speedup": bu.median(probes),
     }

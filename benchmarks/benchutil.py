@@ -1,6 +1,7 @@
 """Shared helpers of the benchmark scripts: random agents on both engine paths, medians,
 tables and JSON output. Imports nothing of boardkit but the package itself, since its
-internal modules are about to move."""
+internal modules are about to move.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import random
 import statistics
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,17 +42,14 @@ def play_actions(game: Any, rng: random.Random, cap: int) -> int:
     return n
 
 
-def median(values: list[float]) -> float | None:
+def median(values: Sequence[float]) -> float | None:
+    """The median, or None when a path was not measured (printed as n/a)."""
     return statistics.median(values) if values else None
 
 
 def fmt(value: float | None, spec: str = ",.0f") -> str:
     """Formats a figure, or says n/a when the path or figure does not exist."""
     return NA if value is None else format(value, spec)
-
-
-def ratio(a: float | None, b: float | None) -> float | None:
-    return None if a is None or b is None or b == 0 else a / b
 
 
 def provenance() -> dict[str, str]:
@@ -84,6 +83,7 @@ def print_table(title: str, columns: list[str], rows: list[list[str]]) -> None:
 
 
 def dump_json(data: dict[str, Any]) -> None:
+    """Prints the figures with their provenance."""
     print(json.dumps({**provenance(), **data}, indent=2))
 
 

@@ -7,7 +7,8 @@ Same API shape as the engine (`new_game(seed)`, `legal_moves()` with the engine'
 
 plays the engine and this baseline in lockstep from the same random choices and asserts
 that they offer the same labels, that the engine refuses every column it does not offer,
-and that both end the same way with the same scores.
+and that both end the same way with the same scores; with the fast path, that the same
+game played by action numbers (action i = the i-th legal move) ends the same way.
 """
 
 from __future__ import annotations
@@ -89,6 +90,12 @@ def new_game(seed: int = 0) -> Game:
 RULES = Path(__file__).resolve().parent / "connect_four.bk"
 
 
+def expect(condition: bool, message: str) -> None:  # noqa: FBT001
+    """A check that `python -O` cannot strip, unlike assert."""
+    if not condition:
+        raise AssertionError(message)
+
+
 def check(games: int, seed: int) -> int:
     """Lockstep agreement of engine and baseline; returns the number of draws seen."""
     import boardkit
@@ -101,10 +108,10 @@ def check(games: int, seed: int) -> int:
         engine, base = rules.new_game(players=2, seed=g), new_game(g)
         played: list[str] = []
         while not base.is_over:
-            assert not engine.is_over, f"game {g}: engine ended early ({engine.end_reason})"
+            expect(not engine.is_over, f"game {g}: engine ended early ({engine.end_reason})")
             labels = [m.label for m in engine.legal_moves()]
-            assert labels == base.legal_moves(), f"game {g}: engine {labels} != baseline {base.legal_moves()}"
-            assert engine.to_move == base.to_move, f"game {g}: to_move {engine.to_move} != {base.to_move}"
+            expect(labels == base.legal_moves(), f"game {g}: engine {labels} != baseline {base.legal_moves()}")
+            expect(engine.to_move == base.to_move, f"game {g}: to_move {engine.to_move} != {base.to_move}")
             for bad in sorted(set(LABELS) - set(labels)):
                 try:
                     engine.play(bad)
@@ -116,19 +123,21 @@ def check(games: int, seed: int) -> int:
             engine.play(label)
             base.play(label)
             played.append(label)
-        assert engine.is_over, f"game {g}: the baseline ended ({base.end_reason}), the engine did not"
-        assert engine.end_reason == base.end_reason, f"game {g}: {engine.end_reason!r} != {base.end_reason!r}"
-        assert engine.scores() == base.scores(), f"game {g}: scores {engine.scores()} != {base.scores()}"
-        assert sorted(engine.winners()) == base.winners(), f"game {g}: winners differ"
+        expect(engine.is_over, f"game {g}: the baseline ended ({base.end_reason}), the engine did not")
+        expect(engine.end_reason == base.end_reason, f"game {g}: {engine.end_reason!r} != {base.end_reason!r}")
+        expect(engine.scores() == base.scores(), f"game {g}: scores {engine.scores()} != {base.scores()}")
+        expect(sorted(engine.winners()) == base.winners(), f"game {g}: winners differ")
         draws += base.end_reason == DRAW
         fast = rules.new_game(players=2, seed=g)
         if hasattr(fast, "legal_actions"):
-            # The fast path must offer as many actions as there are labels, at every step.
+            # Action i is the i-th legal move (the engine documents it): same game by numbers.
             replay = new_game(g)
             for label in played:
-                assert len(fast.legal_actions()) == len(replay.legal_moves()), f"game {g}: action count differs"
-                fast.play(label)
+                offered = replay.legal_moves()
+                expect(fast.legal_actions() == list(range(len(offered))), f"game {g}: actions differ")
+                fast.apply_action(offered.index(label))
                 replay.play(label)
+            expect(fast.is_over and fast.scores() == base.scores(), f"game {g}: the fast path ends otherwise")
             fast_checked += 1
     print(f"ok: {games} games agree (labels, refusals, end reasons, scores); {draws} draws; "
           f"fast path checked in {fast_checked or 'n/a (absent)'} games")
