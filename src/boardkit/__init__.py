@@ -2,7 +2,7 @@
 
 from boardkit._version import __version__
 from boardkit.errors import BoardkitError, IllegalMove, OptionError, RuleError, RuleRuntimeError, StateError
-from boardkit.game import Game, Move
+from boardkit.game import Game, Move, Outcome
 from boardkit.registry import Option, Ruleset, list_rulesets, load_ruleset, parse_ruleset
 
 __all__ = [
@@ -12,6 +12,7 @@ __all__ = [
     "Move",
     "Option",
     "OptionError",
+    "Outcome",
     "RuleError",
     "RuleRuntimeError",
     "Ruleset",

@@ -20,7 +20,12 @@ class Diagnostic:
     severity: str = "error"
 
     def render(self, source: SourceFile | None) -> str:
-        head = f"{self.span}: {self.severity}: {self.message}" if self.severity != "error" else f"{self.span}: {self.message}"
+        """Returns the gcc-style report: `file:line:col: message`, then the line with a caret.
+
+        The severity is named unless it is "error". Without `source`, only the first line.
+        """
+        where = f"{self.span}: {self.severity}:" if self.severity != "error" else f"{self.span}:"
+        head = f"{where} {self.message}"
         excerpt = source.excerpt(self.span) if source is not None else ""
         return f"{head}\n{excerpt}" if excerpt else head
 
@@ -38,7 +43,7 @@ class RuleError(BoardkitError, ValueError):
         self.column = first.column
         super().__init__("\n".join(d.render(sources.get(d.span.filename)) for d in self.diagnostics))
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[RuleError], tuple[list[Diagnostic], dict[str, SourceFile]]]:
         # Survives pickling across processes (simulate --jobs) with its diagnostics intact.
         return (RuleError, (self.diagnostics, self.sources))
 
@@ -57,7 +62,7 @@ class RuleRuntimeError(BoardkitError):
         self.message = message
         super().__init__(f"{span}: {message}" if span is not None else message)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[RuleRuntimeError], tuple[str, Span | None]]:
         return (RuleRuntimeError, (self.message, self.span))
 
 
@@ -69,12 +74,13 @@ class DeadEnd(Exception):  # noqa: N818 - not an error of the caller: a path the
 
 
 class Horizon(Exception):  # noqa: N818 - a signal to the look-ahead, never seen by callers
-    """Look-ahead reached an outcome the chooser cannot know yet (a hidden piece drawn, a
-    random pick): it must stop there, or the options offered would give that outcome away.
+    """Look-ahead reached an outcome the chooser cannot know yet (a hidden piece drawn, a random pick).
+
+    The look-ahead must stop there, or the options offered would give that outcome away.
     """
 
 
-class IllegalMove(BoardkitError, ValueError):
+class IllegalMove(BoardkitError, ValueError):  # noqa: N818 - a public name (ARCHITECTURE.md)
     """A move that is not offered now; the game is left unchanged."""
 
 

@@ -26,21 +26,35 @@ UNDO_KEPT = 64
 
 @attrs.frozen
 class Move:
-    """One option of the pending decision. `label` is unique among the legal moves."""
+    """One option of the pending decision. `label` is unique among the legal moves.
+
+    A move remembers the decision it was offered at: `play` refuses it at another decision,
+    in another game, or for another player.
+    """
 
     label: str
     player: int
-    option: Any = attrs.field(repr=False, eq=False)
+    option: Any = attrs.field(repr=False, eq=False, default=None)
+    offered_at: object = attrs.field(repr=False, eq=False, default=None)
 
     def __str__(self) -> str:
         return self.label
+
+
+@attrs.frozen
+class Outcome:
+    """How a finished game ended: why, the scores by player, and the winners."""
+
+    reason: str
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
 
 
 class Game:
     """A game in progress. Create it with `Ruleset.new_game` or `Ruleset.load_game`."""
 
     def __init__(self, rules: Ruleset, state: State, *, seed: int, options: dict[str, Any],
-                 position: dict | None, history: list[str]) -> None:
+                 position: dict[str, Any] | None, history: list[str]) -> None:
         self.rules = rules
         self._s = state
         self._interp: Interpreter = rules.interpreter
@@ -49,8 +63,12 @@ class Game:
         self.position = position
         self.history = history
         # Recent decision points, for a quick undo; older ones are rebuilt by replaying history.
-        self._undo: collections.deque[tuple] = collections.deque(maxlen=UNDO_KEPT)
-        self._legal: list[Move] | None = None
+        self._undo: collections.deque[Any] = collections.deque(maxlen=UNDO_KEPT)
+        # The pending decision: its options (once worked out) and their moves (once asked
+        # for). `_point` changes whenever the game moves on, so that old moves are refused.
+        self._options: list[Any] | None = None
+        self._moves: list[Move] | None = None
+        self._point = object()
 
     # Reading.
     @property
@@ -86,47 +104,98 @@ class Game:
         return None if self._s.over else self._interp.prompt(self._s)
 
     @property
-    def events(self) -> list:
+    def events(self) -> list[Any]:
         return list(self._s.events)
+
+    def _legal(self) -> list[Any]:
+        """The options of the pending decision that can be completed into a legal turn."""
+        if self._options is None:
+            s, interp = self._s, self._interp
+            try:
+                options = interp.legal_options(s)
+            except DeadEnd as exc:
+                raise RuleRuntimeError(f"a rule failed while listing moves: {exc}") from None
+            if not options:
+                msg = (f"player {interp.chooser(s)} has no legal option at {self.prompt!r}; "
+                       "the rules need a way out (an 'otherwise' option)")
+                raise RuleRuntimeError(msg, interp.span(s))
+            self._options = options
+        return self._options
 
     def legal_moves(self) -> list[Move]:
         """Lists the options of the pending decision that can be completed into a legal turn."""
         if self._s.over:
             return []
-        if self._legal is None:
+        if self._moves is None:
+            options = self._legal()
             s, interp = self._s, self._interp
             player = interp.chooser(s)
-            try:
-                options = interp.legal_options(s)
-            except DeadEnd as exc:
-                raise RuleRuntimeError(f"a rule failed while listing moves: {exc}") from None
-            self._legal = [Move(label, player, o) for label, o in zip(interp.option_labels(s, options), options)]
-            if not self._legal:
-                msg = f"player {player} has no legal option at {self.prompt!r}; the rules need a way out (an 'otherwise' option)"
-                raise RuleRuntimeError(msg, interp.span(s))
-        return list(self._legal)
+            point = self._point
+            self._moves = [Move(label, player, o, point) for label, o in zip(interp.option_labels(s, options), options)]
+        return list(self._moves)
+
+    def legal_actions(self) -> list[int]:
+        """The legal moves as numbers, in the order of `legal_moves()`: the fast path for programs
+        that need no labels. `apply_action(i)` plays the i-th."""
+        if self._s.over:
+            return []
+        return list(range(len(self._legal())))
 
     def play(self, move: Move | str) -> None:
         """Plays a legal move or its label; raises IllegalMove and changes nothing otherwise."""
         if self._s.over:
-            msg = f"the game is over ({self._s.end_reason}); no move {str(move)!r} can be played"
+            msg = f"the game is over ({self._s.end_reason}); no move {_shown(getattr(move, 'label', move), 80)} can be played"
             raise IllegalMove(msg)
+        moves = self.legal_moves()
+        if isinstance(move, Move):
+            if move.offered_at is not None and move.offered_at is not self._point:
+                msg = f"move {move.label!r} was offered at another decision or in another game"
+                raise IllegalMove(msg)
+            if move.player != moves[0].player:
+                msg = f"move {move.label!r} is for player {move.player}, but player {moves[0].player} decides now"
+                raise IllegalMove(msg)
         label = move.label if isinstance(move, Move) else move
-        chosen = next((m for m in self.legal_moves() if m.label == label), None)
-        if chosen is None:
-            offered = ", ".join(m.label for m in self.legal_moves())
-            msg = f"{label!r} is not a legal move for player {self.to_move} now; legal: {offered}"
+        for i, m in enumerate(moves):
+            if m.label == label:
+                self._apply(i, label)
+                return
+        offered = ", ".join(m.label for m in moves)
+        msg = f"{_shown(label, 80)} is not a legal move for player {moves[0].player} now; legal: {offered}"
+        raise IllegalMove(msg)
+
+    def apply_action(self, action: int) -> None:
+        """Plays the action-th legal move (see `legal_actions`); raises IllegalMove and changes
+        nothing on a number that is not one."""
+        if self._s.over:
+            msg = f"the game is over ({self._s.end_reason}); no action {_shown(action)} can be played"
             raise IllegalMove(msg)
-        snap = self._s.snapshot()
+        options = self._legal()
+        if type(action) is not int or not 0 <= action < len(options):
+            msg = f"action {_shown(action)} is not one of the {len(options)} legal actions (0 to {len(options) - 1})"
+            raise IllegalMove(msg)
+        label = self._moves[action].label if self._moves is not None else None
+        self._apply(action, label)
+
+    def _apply(self, i: int, label: str | None) -> None:
+        s, interp = self._s, self._interp
+        options = self._legal()
+        player = interp.chooser(s)
+        if label is None:
+            label = interp.option_labels(s, options)[i]
+        snap = s.snapshot()
         try:
-            self._interp.apply(self._s, chosen.option, chosen.player, chosen.label)
+            interp.apply(s, options[i], player, label)
             self._advance()
         except BaseException:
-            self._s.restore(snap)
+            s.restore(snap)
             raise
-        self._undo.append(snap)
+        self._undo.append((snap, self._point))
         self.history.append(label)
-        self._legal = None
+        self._moved_on(object())
+
+    def _moved_on(self, point: object) -> None:
+        self._options = self._moves = None
+        self._point = point
 
     def _advance(self) -> None:
         try:
@@ -139,16 +208,33 @@ class Game:
         if not self.history:
             msg = "nothing to undo"
             raise IllegalMove(msg)
+        point = object()
         if self._undo:
-            self._s.restore(self._undo.pop())
+            snap, point = self._undo.pop()  # back at that decision: its moves are good again
+            self._s.restore(snap)
         else:
             replay = self.rules.new_game(players=self.players, seed=self.seed, options=self.options,
                                          position=self.position)
             for label in self.history[:-1]:
                 replay.play(label)
-            self._s = replay._s
+            self._s = replay.state
         self.history.pop()
-        self._legal = None
+        self._moved_on(point)
+
+    def clone(self) -> Game:
+        """An independent copy of the game, cheap enough for search: it shares the rules and
+        the pieces (which never change), and copies what moves change."""
+        twin = Game(self.rules, self._s.copy(), seed=self.seed, options=self.options, position=self.position,
+                    history=list(self.history))
+        # The twin's own decision points: moves offered by this game stay this game's.
+        twin._undo = collections.deque(((snap, object()) for snap, _ in self._undo), maxlen=UNDO_KEPT)
+        return twin
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended; None while it goes on."""
+        if not self._s.over:
+            return None
+        return Outcome(str(self._s.end_reason), tuple(self.scores()), tuple(self.winners()))
 
     def scores(self) -> list[int]:
         """Scores by the ruleset's `score` rule, one per player (defined at any time)."""
@@ -250,6 +336,13 @@ class Game:
     def to_json(self) -> str:
         """Serializes the whole game, mid-turn included; `Ruleset.load_game` continues it."""
         return self.rules.dump_game(self)
+
+
+def _shown(value: Any, width: int = 40) -> str:
+    """A value as an error message shows it: short, even for a number too long to print."""
+    if type(value) is int and value.bit_length() > 64:
+        return f"<a number of {value.bit_length()} bits>"
+    return f"{value!r:.{width}}"
 
 
 def _hashable(key: Any) -> bool:

@@ -4,90 +4,140 @@ The source reads the game through `s` (the runtime state) and procedure locals t
 everything else it names is a module global of the generated program: constants `K_*`,
 functions `F_*`, built-ins `_b_*` and the helpers bound by the runtime (`_attr`, `_each`,
 `_add`, `_mul`).
+
+Where the checked model shows that a value is a list of pieces (a zone, a filter of one, a
+join of such), the source reads attributes directly instead of through the generic helper.
 """
 
 from __future__ import annotations
 
+from boardkit.model import defs as d
 from boardkit.model import expr as m
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
         ">": ">", ">=": ">=", "in": "in", "not in": "not in"}
 
 
-def zone_slot(z: m.ZoneRef, state: str = "s") -> str:
-    """Source of the slot of one zone: an index into the state's zone lists."""
-    if not z.args:
-        return f"{state}.zslot[{z.name!r}]"
-    return f"{state}.zslot[({z.name!r}, {', '.join(gen(a, state) for a in z.args)})]"
+class ExprGen:
+    """Generates the source of the expressions of one ruleset."""
 
+    def __init__(self, game: d.GameDef) -> None:
+        self.game = game
+        # Zones are found through `s.zf[family][index]...`: one small lookup per index.
+        self.family = {name: i for i, name in enumerate(game.zones)}
+        self._piece_funcs: set[str] | None = None
+        # The name of the dict of procedure locals in the code being written.
+        self.locals = "L"
 
-def var_key(name: str, args: tuple[m.Expr, ...], state: str = "s") -> str:
-    if not args:
-        return repr(name)
-    return f"({name!r}, {', '.join(gen(a, state) for a in args)})"
+    def gen_with(self, node: m.Expr, locals_name: str) -> str:
+        """Source of `node` where procedure locals are in the dict `locals_name`."""
+        saved, self.locals = self.locals, locals_name
+        try:
+            return self.gen(node)
+        finally:
+            self.locals = saved
 
+    def zone_slot(self, z: m.ZoneRef) -> str:
+        """Source of the slot of one zone: an index into the state's zone lists."""
+        return f"s.zf[{self.family[z.name]}]" + "".join(f"[{self.gen(a)}]" for a in z.args)
 
-def gen(node: m.Expr | m.KeyFunc, s: str = "s") -> str:  # noqa: C901, PLR0911, PLR0912
-    """Python source of `node`; `s` names the state (another name where it is not `s`)."""
-    if isinstance(node, m.Lit):
-        return repr(node.value)
-    if isinstance(node, m.ConstRef):
-        return f"K_{node.name}"
-    if isinstance(node, m.EnumList):
-        return repr(list(node.members))
-    if isinstance(node, m.Local):
-        return f"L[{node.name!r}]"
-    if isinstance(node, m.Bound):
-        return node.ident
-    if isinstance(node, m.OptionRef):
-        return f"{s}.options[{node.name!r}]"
-    if isinstance(node, m.StateRef):
-        return f"list({s}.players)" if node.name == "players" else f"{s}.nplayers"
-    if isinstance(node, m.VarRef):
-        return f"{s}.vars[{var_key(node.name, node.args, s)}]"
-    if isinstance(node, m.ZoneRef):
-        return f"{s}.zones[{zone_slot(node, s)}]"
-    if isinstance(node, m.Attr):
-        return f"_attr({gen(node.obj, s)}, {node.name!r})"
-    if isinstance(node, m.PieceAttr):
-        return f"{node.piece.ident}.attrs[{node.name!r}]"
-    if isinstance(node, m.BuiltinCall):
-        args = [s] if node.needs_state else []
-        args += [gen(a, s) for a in node.args]
-        return f"_b_{node.name}({', '.join(args)})"
-    if isinstance(node, m.GridCall):
-        args = [s, zone_slot(node.zone, s), *(gen(a, s) for a in node.args)]
-        return f"_b_{node.name}({', '.join(args)})"
-    if isinstance(node, m.KeyFunc):
-        return f"(lambda {node.cell.ident}: {gen(node.body, s)})"
-    if isinstance(node, m.FuncCall):
-        return f"F_{node.name}({''.join([s, *(', ' + gen(a, s) for a in node.args)])})"
-    if isinstance(node, m.Unary):
-        inner = gen(node.operand, s)
-        return f"(not {inner})" if node.op == "not" else f"(-{inner})"
-    if isinstance(node, m.Binary):
-        left, right = gen(node.left, s), gen(node.right, s)
-        if node.op == "+":
-            return f"_add({s}, {left}, {right})"
-        if node.op == "*":
-            return f"_mul({left}, {right})"
-        return f"({left} {_OPS[node.op]} {right})"
-    if isinstance(node, m.BoolOp):
-        return "(" + f" {node.op} ".join(gen(v, s) for v in node.values) + ")"
-    if isinstance(node, m.Ternary):
-        return f"({gen(node.then, s)} if {gen(node.cond, s)} else {gen(node.other, s)})"
-    if isinstance(node, m.ListLit):
-        return "[" + ", ".join(gen(x, s) for x in node.items) + "]"
-    if isinstance(node, m.Where):
-        var = node.it.ident
-        return f"[{var} for {var} in _each({s}, {gen(node.coll, s)}) if {gen(node.cond, s)}]"
-    if isinstance(node, m.ListComp):
-        clauses = []
-        for f in node.fors:
-            clause = f"for {f.var.ident} in _each({s}, {gen(f.iter, s)})"
-            if f.cond is not None:
-                clause += f" if {gen(f.cond, s)}"
-            clauses.append(clause)
-        return f"[{gen(node.elt, s)} {' '.join(clauses)}]"
-    msg = f"no source for {type(node).__name__}"
-    raise TypeError(msg)
+    def var_key(self, name: str, args: tuple[m.Expr, ...]) -> str:
+        if not args:
+            return repr(name)
+        return f"({name!r}, {', '.join(self.gen(a) for a in args)})"
+
+    # What is known to be a list of pieces.
+    def pieces(self, node: m.Expr) -> bool:
+        """Whether `node` always evaluates to a list of pieces."""
+        if isinstance(node, m.ZoneRef):
+            return True
+        if isinstance(node, m.Where):
+            return self.pieces(node.coll)
+        if isinstance(node, m.Binary) and node.op == "+":
+            return self.pieces(node.left) and self.pieces(node.right)
+        if isinstance(node, m.BuiltinCall) and node.name == "concat" and len(node.args) == 1:
+            arg = node.args[0]
+            return isinstance(arg, m.ListComp) and self.pieces(arg.elt)
+        if isinstance(node, m.FuncCall):
+            return node.name in self._piece_lists()
+        return False
+
+    def _piece_lists(self) -> set[str]:
+        """User functions whose body is a list of pieces (found by growing the set)."""
+        if self._piece_funcs is None:
+            self._piece_funcs = set()
+            grew = True
+            while grew:
+                grew = False
+                for f in self.game.funcs.values():
+                    if f.name not in self._piece_funcs and self.pieces(f.body):
+                        self._piece_funcs.add(f.name)
+                        grew = True
+        return self._piece_funcs
+
+    def gen(self, node: m.Expr | m.KeyFunc) -> str:  # noqa: C901, PLR0911, PLR0912
+        """Python source of `node`."""
+        if isinstance(node, m.Lit):
+            return repr(node.value)
+        if isinstance(node, m.ConstRef):
+            return f"K_{node.name}"
+        if isinstance(node, m.EnumList):
+            return repr(list(node.members))
+        if isinstance(node, m.Local):
+            return f"{self.locals}[{node.name!r}]"
+        if isinstance(node, m.Bound):
+            return node.ident
+        if isinstance(node, m.OptionRef):
+            return f"s.options[{node.name!r}]"
+        if isinstance(node, m.StateRef):
+            return "list(s.players)" if node.name == "players" else "s.nplayers"
+        if isinstance(node, m.VarRef):
+            return f"s.vars[{self.var_key(node.name, node.args)}]"
+        if isinstance(node, m.ZoneRef):
+            return f"s.zones[{self.zone_slot(node)}]"
+        if isinstance(node, m.Attr):
+            if self.pieces(node.obj):
+                return f"[_x.attrs[{node.name!r}] for _x in {self.gen(node.obj)}]"
+            return f"_attr({self.gen(node.obj)}, {node.name!r})"
+        if isinstance(node, m.PieceAttr):
+            return f"{node.piece.ident}.attrs[{node.name!r}]"
+        if isinstance(node, m.BuiltinCall):
+            args = ["s"] if node.needs_state else []
+            args += [self.gen(a) for a in node.args]
+            return f"_b_{node.name}({', '.join(args)})"
+        if isinstance(node, m.GridCall):
+            args = ["s", self.zone_slot(node.zone), *(self.gen(a) for a in node.args)]
+            return f"_b_{node.name}({', '.join(args)})"
+        if isinstance(node, m.KeyFunc):
+            return f"(lambda {node.cell.ident}: {self.gen(node.body)})"
+        if isinstance(node, m.FuncCall):
+            return f"F_{node.name}({''.join(['s', *(', ' + self.gen(a) for a in node.args)])})"
+        if isinstance(node, m.Unary):
+            inner = self.gen(node.operand)
+            return f"(not {inner})" if node.op == "not" else f"(-{inner})"
+        if isinstance(node, m.Binary):
+            left, right = self.gen(node.left), self.gen(node.right)
+            if node.op == "+":
+                return f"_add(s, {left}, {right})"
+            if node.op == "*":
+                return f"_mul({left}, {right})"
+            return f"({left} {_OPS[node.op]} {right})"
+        if isinstance(node, m.BoolOp):
+            return "(" + f" {node.op} ".join(self.gen(v) for v in node.values) + ")"
+        if isinstance(node, m.Ternary):
+            return f"({self.gen(node.then)} if {self.gen(node.cond)} else {self.gen(node.other)})"
+        if isinstance(node, m.ListLit):
+            return "[" + ", ".join(self.gen(x) for x in node.items) + "]"
+        if isinstance(node, m.Where):
+            var = node.it.ident
+            return f"[{var} for {var} in _each(s, {self.gen(node.coll)}) if {self.gen(node.cond)}]"
+        if isinstance(node, m.ListComp):
+            clauses = []
+            for f in node.fors:
+                clause = f"for {f.var.ident} in _each(s, {self.gen(f.iter)})"
+                if f.cond is not None:
+                    clause += f" if {self.gen(f.cond)}"
+                clauses.append(clause)
+            return f"[{self.gen(node.elt)} {' '.join(clauses)}]"
+        msg = f"no source for {type(node).__name__}"
+        raise TypeError(msg)

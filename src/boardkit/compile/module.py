@@ -11,7 +11,9 @@ points a reader at the rule text.
 from __future__ import annotations
 
 from boardkit._version import __version__
-from boardkit.compile.exprgen import gen, var_key, zone_slot
+from boardkit.compile.exprgen import ExprGen
+from boardkit.compile.lookahead import Lookahead
+from boardkit.compile.writer import Writer
 from boardkit.model import defs as d
 from boardkit.model import expr as m
 from boardkit.source import Span
@@ -22,31 +24,6 @@ DECISION, CALLED, RETURNED, OVER, TURN_DONE = range(5)
 CALL_DEPTH = 200
 
 
-class _Writer:
-    """Lines of source, and the spans of the rules they come from (shared by `part`s)."""
-
-    def __init__(self, spans: list[Span] | None = None, span_ids: dict[Span, int] | None = None) -> None:
-        self.lines: list[str] = []
-        self.spans: list[Span] = [] if spans is None else spans
-        self._span_ids: dict[Span, int] = {} if span_ids is None else span_ids
-
-    def part(self) -> _Writer:
-        """Another run of lines that shares this writer's span table."""
-        return _Writer(self.spans, self._span_ids)
-
-    def line(self, text: str, indent: int = 0) -> None:
-        self.lines.append("    " * indent + text if text else "")
-
-    def at(self, span: Span, indent: int) -> int:
-        """Marks the statements that follow as coming from the rule at `span`."""
-        idx = self._span_ids.get(span)
-        if idx is None:
-            idx = self._span_ids[span] = len(self.spans)
-            self.spans.append(span)
-        self.line(f"#@ {idx} {span}", indent)
-        return idx
-
-
 def _pyname(name: str) -> str:
     """A rule name as part of a Python identifier (rule names are identifiers already)."""
     return name.replace("$", "_")
@@ -54,7 +31,7 @@ def _pyname(name: str) -> str:
 
 def generate(game: d.GameDef) -> str:
     """Returns the module source for a checked ruleset."""
-    w = _Writer()
+    w = Writer(ExprGen(game))
     files = ", ".join(sorted(game.sources)) or game.name
     body = w.part()
     _constants(body, game)
@@ -75,12 +52,12 @@ def generate(game: d.GameDef) -> str:
     return "\n".join(w.lines + body.lines) + "\n"
 
 
-def _constants(w: _Writer, game: d.GameDef) -> None:
+def _constants(w: Writer, game: d.GameDef) -> None:
     w.line("# Constants, in the order they are declared.")
     for c in game.consts.values():
         w.line(f"def _k_{c.name}(s):")
         idx = w.at(c.span, 1)
-        w.line(f"return {gen(c.value)}", 1)
+        w.line(f"return {w.ex.gen(c.value)}", 1)
         w.line(f"K_{c.name} = _const(_k_{c.name}, {idx})")
     w.line("")
     w.line("# Options: (default, choices or None, where declared).")
@@ -88,39 +65,41 @@ def _constants(w: _Writer, game: d.GameDef) -> None:
     for o in game.options.values():
         w.line(f"def _o_{o.name}(s):")
         idx = w.at(o.span, 1)
-        w.line(f"return {gen(o.default)}", 1)
+        w.line(f"return {w.ex.gen(o.default)}", 1)
         choices = "None"
         if o.choices is not None:
             w.line(f"def _oc_{o.name}(s):")
             w.at(o.choices.span, 1)
-            w.line(f"return {gen(o.choices)}", 1)
+            w.line(f"return {w.ex.gen(o.choices)}", 1)
             choices = f"_oc_{o.name}"
         entries.append(f"{o.name!r}: (_o_{o.name}, {choices}, {idx})")
     w.line(f"OPTIONS = {{{', '.join(entries)}}}")
     w.line("")
 
 
-def _functions(w: _Writer, game: d.GameDef) -> None:
+def _functions(w: Writer, game: d.GameDef) -> None:
     w.line("# Functions.")
     for f in game.funcs.values():
         params = "".join(f", {p.ident}" for p in f.params)
         w.line(f"def F_{f.name}(s{params}):")
         w.at(f.span, 1)
-        w.line("_charge(s)", 1)
-        w.line(f"return {gen(f.body)}", 1)
+        w.line("s.work -= 1", 1)
+        w.line("if s.work < 0:", 1)
+        w.line("_over_budget()", 2)
+        w.line(f"return {w.ex.gen(f.body)}", 1)
     w.line("")
 
 
-def _expr_fn(w: _Writer, name: str, node: m.Expr, span: Span, args: str = "s, L", pre: str = "") -> str:
+def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, args: str = "s, L", pre: str = "") -> str:
     w.line(f"def {name}({args}):")
     w.at(span, 1)
     if pre:
         w.line(pre, 1)
-    w.line(f"return {gen(node)}", 1)
+    w.line(f"return {w.ex.gen(node)}", 1)
     return name
 
 
-def _declarations(w: _Writer, game: d.GameDef) -> None:
+def _declarations(w: Writer, game: d.GameDef) -> None:
     w.line("# Initial values of variables, capacities and sizes of zones, labels and parts of pieces.")
     vars_ = [f"{v.name!r}: {_expr_fn(w, f'V_{v.name}', v.init, v.span)}" for v in game.vars.values()]
     w.line(f"VARS = {{{', '.join(vars_)}}}")
@@ -167,7 +146,7 @@ def _leaders(code: tuple[d.Instr, ...]) -> set[int]:
     return {pc for pc in leaders if pc < len(code)}
 
 
-def _procedure(w: _Writer, proc: d.ProcDef, procs: dict[str, d.ProcDef]) -> None:
+def _procedure(w: Writer, proc: d.ProcDef, procs: dict[str, d.ProcDef]) -> None:
     w.line(f"# proc {proc.name}({', '.join(proc.params)})")
     w.line(f"def P_{_pyname(proc.name)}(s, F, probe):")
     w.line("L = F[2]", 1)
@@ -178,7 +157,7 @@ def _procedure(w: _Writer, proc: d.ProcDef, procs: dict[str, d.ProcDef]) -> None
         if pc in leaders:
             w.line(f"if pc == {pc}:", 2)
         idx = w.at(ins.span, 3)
-        for text in _instr(ins, pc, idx, procs):
+        for text in _instr(w, ins, pc, idx, procs):
             w.line(text, 3)
         if pc + 1 in leaders and not _ends_block(ins):
             w.line(f"pc = {pc + 1}", 3)
@@ -199,48 +178,48 @@ def _goto(target: int, pc: int, idx: int) -> list[str]:
     return [f"pc = {target}", "s.steps -= 1", "if s.steps < 0:", f"    _runaway({idx})", "continue"]
 
 
-def _instr(ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef]) -> list[str]:  # noqa: C901, PLR0911, PLR0912
+def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef]) -> list[str]:  # noqa: C901, PLR0911, PLR0912
     if isinstance(ins, d.Let):
-        return [f"L[{ins.name!r}] = _cp({gen(ins.value)})"]
+        return [f"L[{ins.name!r}] = _cp({w.ex.gen(ins.value)})"]
     if isinstance(ins, d.SetLocal):
-        name, value = ins.name, gen(ins.value)
+        name, value = ins.name, w.ex.gen(ins.value)
         if ins.op == "=":
             return [f"L[{name!r}] = _cp({value})"]
         if ins.op == "+=":
             return [f"L[{name!r}] = _add(s, L[{name!r}], {value})"]
         return [f"L[{name!r}] = L[{name!r}] - {value}"]
     if isinstance(ins, d.SetVar):
-        return [f"s.set_var({var_key(ins.var, ins.args)}, {gen(ins.value)}, {ins.op!r})"]
+        return [f"s.set_var({w.ex.var_key(ins.var, ins.args)}, {w.ex.gen(ins.value)}, {ins.op!r})"]
     if isinstance(ins, d.MovePieces):
-        out = [f"_c = {gen(ins.pieces)}"]
+        out = [f"_c = {w.ex.gen(ins.pieces)}"]
         if ins.amount is not None:
-            out.append(f"_c = _c[:{gen(ins.amount)}]")
-        out.append(f"s.move(list(_c), {zone_slot(ins.dest)}, {ins.end!r}, {ins.drawn!r})")
+            out.append(f"_c = _c[:{w.ex.gen(ins.amount)}]")
+        out.append(f"s.move(list(_c), {w.ex.zone_slot(ins.dest)}, {ins.end!r}, {ins.drawn!r})")
         return out
     if isinstance(ins, d.Shuffle):
-        return [f"s.shuffle({zone_slot(ins.zone)})"]
+        return [f"s.shuffle({w.ex.zone_slot(ins.zone)})"]
     if isinstance(ins, d.Create):
-        fors = "".join(f"({f.var.ident!r}, lambda s, L: {gen(f.iter)}, "
-                       f"{'lambda s, L: ' + gen(f.cond) if f.cond is not None else 'None'}), " for f in ins.fors)
-        kwargs = ", ".join(f"{k.name!r}: {gen(k.value)}" for k in ins.kwargs)
-        return [f"_create(s, L, {ins.type!r}, ({fors}), lambda s, L: {gen(ins.count)}, "
-                f"lambda s, L: {{{kwargs}}}, lambda s, L: {zone_slot(ins.dest)})"]
+        fors = "".join(f"({f.var.ident!r}, lambda s, L: {w.ex.gen(f.iter)}, "
+                       f"{'lambda s, L: ' + w.ex.gen(f.cond) if f.cond is not None else 'None'}), " for f in ins.fors)
+        kwargs = ", ".join(f"{k.name!r}: {w.ex.gen(k.value)}" for k in ins.kwargs)
+        return [f"_create(s, L, {ins.type!r}, ({fors}), lambda s, L: {w.ex.gen(ins.count)}, "
+                f"lambda s, L: {{{kwargs}}}, lambda s, L: {w.ex.zone_slot(ins.dest)})"]
     if isinstance(ins, d.Log):
-        return [f"s.log({ins.message!r}, [{', '.join(gen(a) for a in ins.args)}])"]
+        return [f"s.log({ins.message!r}, [{', '.join(w.ex.gen(a) for a in ins.args)}])"]
     if isinstance(ins, d.Peek):
-        return [f"s.peek({gen(ins.pieces)}, {gen(ins.player)})"]
+        return [f"s.peek({w.ex.gen(ins.pieces)}, {w.ex.gen(ins.player)})"]
     if isinstance(ins, d.Reveal):
-        return [f"s.reveal({gen(ins.pieces)})"]
+        return [f"s.reveal({w.ex.gen(ins.pieces)})"]
     if isinstance(ins, d.Place):
-        return [f"s.place({gen(ins.piece)}, {zone_slot(ins.zone)}, {gen(ins.cells)})"]
+        return [f"s.place({w.ex.gen(ins.piece)}, {w.ex.zone_slot(ins.zone)}, {w.ex.gen(ins.cells)})"]
     if isinstance(ins, d.Jump):
         return _goto(ins.target, pc, idx)
     if isinstance(ins, d.JumpIfNot):
         if ins.target > pc:
-            return [f"pc = {pc + 1} if {gen(ins.cond)} else {ins.target}"]
-        return [f"if not {gen(ins.cond)}:", *("    " + t for t in _goto(ins.target, pc, idx)), f"pc = {pc + 1}"]
+            return [f"pc = {pc + 1} if {w.ex.gen(ins.cond)} else {ins.target}"]
+        return [f"if not {w.ex.gen(ins.cond)}:", *("    " + t for t in _goto(ins.target, pc, idx)), f"pc = {pc + 1}"]
     if isinstance(ins, d.IterInit):
-        items = gen(ins.items) if ins.items is not None else f"range({gen(ins.count)})"  # type: ignore[arg-type]
+        items = w.ex.gen(ins.items) if ins.items is not None else f"range({w.ex.gen(ins.count)})"  # type: ignore[arg-type]
         return [f"L[{ins.slot!r}] = (tuple({items}), 0)"]
     if isinstance(ins, d.IterNext):
         return [f"_items, _i = L[{ins.slot!r}]",
@@ -252,7 +231,7 @@ def _instr(ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef]) -> list
                 f"    pc = {ins.end}"]
     if isinstance(ins, d.CallProc):
         params = procs[ins.proc].params
-        local = "".join(f"{p!r}: _cp({gen(a)}), " for p, a in zip(params, ins.args))
+        local = "".join(f"{p!r}: _cp({w.ex.gen(a)}), " for p, a in zip(params, ins.args))
         return [f"F[1] = {pc}",
                 f"if len(s.frames) >= {CALL_DEPTH}:",
                 f"    _too_deep({idx})",
@@ -263,11 +242,11 @@ def _instr(ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef]) -> list
     if isinstance(ins, (d.Choose, d.Branch)):
         return [f"F[1] = {pc}", f"return {DECISION}"]
     if isinstance(ins, d.Require):
-        return [f"if not {gen(ins.cond)}:", f"    _dead_end({idx}, {ins.message!r})"]
+        return [f"if not {w.ex.gen(ins.cond)}:", f"    _dead_end({idx}, {ins.message!r})"]
     if isinstance(ins, d.EndGame):
-        return [f"s.end_game(str({gen(ins.reason)}))", f"return {OVER}"]
+        return [f"s.end_game(str({w.ex.gen(ins.reason)}))", f"return {OVER}"]
     if isinstance(ins, d.TurnBegin):
-        return [f"_p = {gen(ins.player)}", "L['$actor'] = _p", "s.turn_player = _p", "s.turn_count += 1",
+        return [f"_p = {w.ex.gen(ins.player)}", "L['$actor'] = _p", "s.turn_player = _p", "s.turn_count += 1",
                 "s.events.append(_TurnStarted(_p, s.turn_count))"]
     if isinstance(ins, d.TurnEnd):
         return ["s.events.append(_TurnEnded(s.turn_player))",
@@ -276,10 +255,12 @@ def _instr(ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef]) -> list
     raise TypeError(msg)
 
 
-def _sites(w: _Writer, game: d.GameDef) -> None:
+def _sites(w: Writer, game: d.GameDef) -> None:
     """What the runtime evaluates of a decision or a call without running the procedure: a
     choice's options and chooser, a branch's conditions, a call's arguments (look-ahead)."""
     w.line("# Decisions and calls, read by the runtime and the look-ahead: SITES[proc][pc].")
+    ahead = Lookahead(w, game, CALL_DEPTH)
+    quick = []
     procs = []
     for proc in game.procs.values():
         entries = []
@@ -291,15 +272,26 @@ def _sites(w: _Writer, game: d.GameDef) -> None:
             if isinstance(ins, d.Choose):
                 dom = _expr_fn(w, f"D_{base}", ins.domain, ins.span)
                 entries.append(f"{pc}: ({dom}, {by})")
+                passing = isinstance(proc.code[pc + 1], (d.Jump, d.CallProc, d.Choose))
+                if ins.by is None and passing:
+                    quick.append(f"({proc.name!r}, {pc}): {ahead.entry(proc.name, pc + 1)}")
             elif isinstance(ins, d.Branch):
                 whens = [(_expr_fn(w, f"W_{base}_{i}", o.when, ins.span) if o.when is not None else "None")
                          for i, o in enumerate(ins.options)]
                 entries.append(f"{pc}: (({''.join(x + ', ' for x in whens)}), {by})")
+                if ins.by is None:
+                    targets = "".join(f"{ahead.entry(proc.name, o.target)}, " for o in ins.options)
+                    quick.append(f"({proc.name!r}, {pc}): ({targets})")
             elif isinstance(ins, d.CallProc):
                 w.line(f"def A_{base}(s, L):")
                 w.at(ins.span, 1)
-                w.line(f"return [{', '.join(gen(a) for a in ins.args)}]", 1)
+                w.line(f"return [{', '.join(w.ex.gen(a) for a in ins.args)}]", 1)
                 entries.append(f"{pc}: A_{base}")
         procs.append(f"{proc.name!r}: {{{', '.join(entries)}}}")
     w.line("SITES = {" + ", ".join(procs) + "}")
+    w.line("")
+    w.line("# The look-ahead's shortcut (compile/lookahead.py): QUICK[(proc, pc)] is the function")
+    w.line("# for a choice's continuation, or a tuple of one per option of a branch.")
+    ahead.write_all()
+    w.line("QUICK = {" + ", ".join(quick) + "}")
     w.line("PROCS = {" + ", ".join(f"{p!r}: P_{_pyname(p)}" for p in game.procs) + "}")

@@ -116,10 +116,12 @@ def decode(v: Any, pieces: list[Piece]) -> Any:
         i = v.get("piece")
         if set(v) == {"piece"} and type(i) is int and 0 <= i < len(pieces):
             return pieces[i]
-        raise _fail(f"unreadable value {v!r:.60}")
+        msg = f"unreadable value {v!r:.60}"
+        raise _fail(msg)
     if v is None or type(v) in (bool, int, str):
         return v
-    raise _fail(f"unreadable value {v!r:.60}")
+    msg = f"unreadable value {v!r:.60}"
+    raise _fail(msg)
 
 
 def _decode_local(v: Any, pieces: list[Piece]) -> Any:
@@ -127,7 +129,8 @@ def _decode_local(v: Any, pieces: list[Piece]) -> Any:
     if isinstance(v, dict) and set(v) == {"items", "index"}:
         items, i = v["items"], v["index"]
         if not isinstance(items, list) or type(i) is not int or not 0 <= i <= len(items):
-            raise _fail(f"unreadable loop {v!r:.60}")
+            msg = f"unreadable loop {v!r:.60}"
+            raise _fail(msg)
         return (tuple(decode(x, pieces) for x in items), i)
     return decode(v, pieces)
 
@@ -168,73 +171,108 @@ _TYPE_NAMES = {int: "an integer", str: "a string", bool: "true or false"}
 
 
 @functools.cache
-def _checker(hint: Any) -> Callable[[Any], None]:
-    """A function raising _Misfit unless parsed JSON is exactly of type `hint`, which cattrs
-    would otherwise coerce (a string into a list of letters, 1 into true, "5" into 5)."""
+def _checker(hint: Any) -> Callable[[object], None]:  # noqa: ANN401 - a type form, which typing cannot name yet
+    """Returns a function raising _Misfit unless parsed JSON is exactly of type `hint`.
+
+    cattrs would otherwise coerce it (a string into a list of letters, 1 into true, "5" into 5).
+    """
     origin, args = get_origin(hint), get_args(hint)
     if hint is Any:
-        return lambda v: None
+        return _anything
     if origin in (Union, types.UnionType):
         classes = [a for a in args if a is not type(None)]
         if len(classes) == 1:
             inner = _checker(classes[0])
             return lambda v: None if v is None else inner(v)
-        # The events: attrs classes told apart by a "type" key.
-        tags = {c.__name__: _fields_checker(c, "type") for c in classes}
-
-        def tagged(v: Any) -> None:
-            tag = v.get("type") if isinstance(v, dict) else None
-            if not isinstance(tag, str) or tag not in tags:
-                raise _Misfit(f" is no event (a mapping with a 'type' of {', '.join(tags)}): {v!r:.60}")
-            tags[tag](v)
-        return tagged
+        return _tagged_checker(classes)
     if attrs.has(hint):
-        fields = _fields_checker(hint)
+        return _record_checker(hint)
+    if origin is dict:
+        return _mapping_checker(_checker(args[1]))
+    if origin in (list, tuple):
+        return _list_checker(_checker(args[0]))
 
-        def record(v: Any) -> None:
-            if not isinstance(v, dict):
-                raise _Misfit(f" must be a mapping, not {v!r:.60}")
-            fields(v)
-        return record
-    if origin in (list, tuple, dict):
-        item = _checker(args[1] if origin is dict else args[0])
-
-        def container(v: Any) -> None:
-            if not isinstance(v, dict if origin is dict else list):
-                raise _Misfit(f" must be {'a mapping' if origin is dict else 'a list'}, not {v!r:.60}")
-            for k, x in v.items() if origin is dict else enumerate(v):
-                try:
-                    item(x)
-                except _Misfit as bad:
-                    bad.path.append(f"[{k!r}]")
-                    raise
-        return container
-
-    def scalar(v: Any) -> None:
+    def scalar(v: object) -> None:
         if type(v) is not hint:
-            raise _Misfit(f" must be {_TYPE_NAMES[hint]}, not {v!r:.60}")
+            msg = f" must be {_TYPE_NAMES[hint]}, not {v!r:.60}"
+            raise _Misfit(msg)
     return scalar
 
 
-def _fields_checker(cls: type, tag: str | None = None) -> Callable[[dict[str, Any]], None]:
-    """Checks a mapping against an attrs class: no unknown key, no required one missing."""
+def _anything(_v: object) -> None:
+    pass
+
+
+def _tagged_checker(classes: list[type]) -> Callable[[object], None]:
+    """Returns a checker of the events: attrs classes told apart by a "type" key."""
+    tags = {c.__name__: _fields_checker(c, "type") for c in classes}
+
+    def tagged(v: object) -> None:
+        tag = v.get("type") if isinstance(v, dict) else None
+        if not isinstance(tag, str) or tag not in tags:
+            msg = f" is no event (a mapping with a 'type' of {', '.join(tags)}): {v!r:.60}"
+            raise _Misfit(msg)
+        tags[tag](cast("dict[str, object]", v))
+    return tagged
+
+
+def _record_checker(cls: type) -> Callable[[object], None]:
+    fields = _fields_checker(cls)
+
+    def record(v: object) -> None:
+        if not isinstance(v, dict):
+            msg = f" must be a mapping, not {v!r:.60}"
+            raise _Misfit(msg)
+        fields(v)
+    return record
+
+
+def _mapping_checker(item: Callable[[object], None]) -> Callable[[object], None]:
+    def mapping(v: object) -> None:
+        if not isinstance(v, dict):
+            msg = f" must be a mapping, not {v!r:.60}"
+            raise _Misfit(msg)
+        for k, x in v.items():
+            _check_item(item, x, f"[{k!r}]")
+    return mapping
+
+
+def _list_checker(item: Callable[[object], None]) -> Callable[[object], None]:
+    def items(v: object) -> None:
+        if not isinstance(v, list):
+            msg = f" must be a list, not {v!r:.60}"
+            raise _Misfit(msg)
+        for i, x in enumerate(v):
+            _check_item(item, x, f"[{i!r}]")
+    return items
+
+
+def _check_item(check: Callable[[object], None], x: object, where: str) -> None:
+    """Checks an item of a container; `where` (its key) goes into the path of a misfit."""
+    try:
+        check(x)
+    except _Misfit as bad:
+        bad.path.append(where)
+        raise
+
+
+def _fields_checker(cls: type, tag: str | None = None) -> Callable[[dict[str, object]], None]:
+    """Returns a checker of a mapping against an attrs class: no unknown key, no required one missing."""
     fields = attrs.fields(attrs.resolve_types(cls))
     checks = {f.name: _checker(f.type) for f in fields}
     required = {f.name for f in fields if f.default is attrs.NOTHING}
     known = set(checks) | ({tag} if tag else set())
 
-    def check(v: dict[str, Any]) -> None:
+    def check(v: dict[str, object]) -> None:
         if not v.keys() <= known:
-            raise _Misfit(f" has unknown keys {sorted(set(v) - known)[:5]}")
+            msg = f" has unknown keys {sorted(set(v) - known)[:5]}"
+            raise _Misfit(msg)
         if not required <= v.keys():
-            raise _Misfit(f" misses {sorted(required - set(v))[:5]}")
+            msg = f" misses {sorted(required - set(v))[:5]}"
+            raise _Misfit(msg)
         for k, x in v.items():
             if k != tag:
-                try:
-                    checks[k](x)
-                except _Misfit as bad:
-                    bad.path.append(f".{k}")
-                    raise
+                _check_item(checks[k], x, f".{k}")
     return check
 
 
@@ -244,21 +282,25 @@ def load_game(rules: Ruleset, text: str) -> Game:
         return _load_game(rules, text)
     except RecursionError:
         # Rule code turns its own recursion errors into RuleRuntimeError: this one is the input's.
-        raise _fail("values nested too deeply") from None
+        msg = "values nested too deeply"
+        raise _fail(msg) from None
 
 
 def _load_game(rules: Ruleset, text: str) -> Game:
     try:
         raw = json.loads(text)
     except (TypeError, ValueError) as exc:
-        raise _fail(f"not JSON ({exc})") from None
+        msg = f"not JSON ({exc})"
+        raise _fail(msg) from None
     version = raw.get("format_version") if isinstance(raw, dict) else None
     if type(version) is not int or version != FORMAT_VERSION:
-        raise _fail(f"unknown format (expected format_version {FORMAT_VERSION})")
+        msg = f"unknown format (expected format_version {FORMAT_VERSION})"
+        raise _fail(msg)
     try:
         _checker(SavedGame)(raw)
     except _Misfit as bad:
-        raise _fail(f"${''.join(reversed(bad.path))}{bad.what}") from None
+        msg = f"${''.join(reversed(bad.path))}{bad.what}"
+        raise _fail(msg) from None
     doc = converter.structure(raw, SavedGame)
     if doc.ruleset != rules.name or doc.fingerprint != fingerprint(rules):
         raise _fail(f"it belongs to ruleset {doc.ruleset!r} ({doc.fingerprint}), "
@@ -272,31 +314,39 @@ def _load_game(rules: Ruleset, text: str) -> Game:
     try:
         fresh = rules.new_game(players=doc.players, seed=doc.seed, options=options, position=doc.position)
     except (StateError, RuleRuntimeError) as exc:
-        raise _fail(f"its position cannot start a game: {exc}") from None
+        msg = f"its position cannot start a game: {exc}"
+        raise _fail(msg) from None
     s = State(rules.program, rules.layout(doc.players), doc.players, options, doc.seed)
     s.pieces = _load_pieces(fresh.state.pieces, doc.pieces)
     _load_vars(s, doc.vars)
     _load_zones(s, doc.zones)  # after the variables, which capacities may read
     _load_frames(s, doc.frames)
     if not doc.over and not s.frames:
-        raise _fail("the game is not over but nothing is running")
+        msg = "the game is not over but nothing is running"
+        raise _fail(msg)
     if doc.over and (s.frames or doc.end_reason is None):
-        raise _fail("the game is over but has no end reason, or still runs")
+        msg = "the game is over but has no end reason, or still runs"
+        raise _fail(msg)
     if not doc.over and doc.end_reason is not None:
-        raise _fail(f"the game goes on but has an end reason ({doc.end_reason!r})")
+        msg = f"the game goes on but has an end reason ({doc.end_reason!r})"
+        raise _fail(msg)
     if doc.turn_player is not None and not 0 <= doc.turn_player < doc.players:
-        raise _fail(f"the turn of player {doc.turn_player}, in a {doc.players}-player game")
+        msg = f"the turn of player {doc.turn_player}, in a {doc.players}-player game"
+        raise _fail(msg)
     if doc.rng_draws < 0 or doc.turn_count < 0:
-        raise _fail("a negative count of random draws or of turns")
+        msg = "a negative count of random draws or of turns"
+        raise _fail(msg)
     s.rng_draws = doc.rng_draws
     s.events = _load_events(doc.events, s.pieces)
     s.over, s.end_reason, s.turn_player, s.turn_count = doc.over, doc.end_reason, doc.turn_player, doc.turn_count
     if len(doc.known) > doc.players:
-        raise _fail(f"knowledge of {len(doc.known)} players in a {doc.players}-player game")
+        msg = f"knowledge of {len(doc.known)} players in a {doc.players}-player game"
+        raise _fail(msg)
     for p, ids in enumerate(doc.known):
         for i in ids:
             if not 0 <= i < len(s.pieces):
-                raise _fail(f"player {p} knows piece {i}, which does not exist")
+                msg = f"player {p} knows piece {i}, which does not exist"
+                raise _fail(msg)
             s.known[i] = s.known.get(i, 0) | (1 << p)
     _load_boards(s, doc.boards)
     if not s.over:
@@ -307,12 +357,14 @@ def _load_game(rules: Ruleset, text: str) -> Game:
 def _load_pieces(fresh: list[Piece], saved: list[SavedPiece]) -> list[Piece]:
     """The fresh game's pieces, if the saved ones are exactly those (types, attributes, labels)."""
     if len(saved) != len(fresh):
-        raise _fail(f"it has {len(saved)} pieces, but the ruleset's setup creates {len(fresh)}")
+        msg = f"it has {len(saved)} pieces, but the ruleset's setup creates {len(fresh)}"
+        raise _fail(msg)
     for p, q in zip(fresh, saved, strict=True):
         # Attributes of the same types too: 1 == 1.0 == true in Python, not in a saved game.
         if (p.type, p.label, p.attrs) != (q.type, q.label, q.attrs) or any(
                 type(q.attrs[k]) is not type(v) for k, v in p.attrs.items()):
-            raise _fail(f"piece {p.id} is {q.type} {q.label!r} {q.attrs!r:.60}, but setup creates {p!r} {p.attrs}")
+            msg = f"piece {p.id} is {q.type} {q.label!r} {q.attrs!r:.60}, but setup creates {p!r} {p.attrs}"
+            raise _fail(msg)
     return list(fresh)
 
 
@@ -320,17 +372,20 @@ def _load_zones(s: State, zones: dict[str, list[int]]) -> None:
     """Every zone's pieces, each piece in exactly one zone, no zone over its capacity."""
     lay = s.layout
     if set(zones) != set(lay.zone_by_text):
-        raise _fail(f"zones differ from the ruleset's: {sorted(set(zones) ^ set(lay.zone_by_text))[:5]}")
+        msg = f"zones differ from the ruleset's: {sorted(set(zones) ^ set(lay.zone_by_text))[:5]}"
+        raise _fail(msg)
     s.loc = [-1] * len(s.pieces)
     for name, ids in zones.items():
         slot = lay.zone_by_text[name]
         for i in ids:
             if not 0 <= i < len(s.pieces) or s.loc[i] != -1:
-                raise _fail(f"piece {i} is missing or in two zones ({name})")
+                msg = f"piece {i} is missing or in two zones ({name})"
+                raise _fail(msg)
             s.loc[i] = slot
         s.zones[slot] = [s.pieces[i] for i in ids]
     if -1 in s.loc:
-        raise _fail(f"piece {s.loc.index(-1)} is in no zone")
+        msg = f"piece {s.loc.index(-1)} is in no zone"
+        raise _fail(msg)
     problem = s.capacity_problem()
     if problem is not None:
         raise _fail(problem)
@@ -344,12 +399,14 @@ def _load_vars(s: State, saved: dict[str, Any]) -> None:
     """Every variable, each of the kind of its initial value (none stands for any kind)."""
     lay, inits = s.layout, s.program.var_init
     if set(saved) != set(lay.var_by_text):
-        raise _fail(f"variables differ from the ruleset's: {sorted(set(saved) ^ set(lay.var_by_text))[:5]}")
+        msg = f"variables differ from the ruleset's: {sorted(set(saved) ^ set(lay.var_by_text))[:5]}"
+        raise _fail(msg)
     for text, key in lay.var_by_text.items():
         value = decode(saved[text], s.pieces)
         start = inits[key[0] if isinstance(key, tuple) else key](s, {})
         if None not in (_kind(value), _kind(start)) and _kind(value) != _kind(start):
-            raise _fail(f"variable {text!r} holds {_kind(start)} values, not {saved[text]!r:.60}")
+            msg = f"variable {text!r} holds {_kind(start)} values, not {saved[text]!r:.60}"
+            raise _fail(msg)
         s.vars[key] = value
 
 
@@ -358,23 +415,29 @@ def _load_frames(s: State, frames: list[SavedFrame]) -> None:
     procs = s.game.procs
     for f in frames:
         if f.proc not in procs or not 0 <= f.pc < len(procs[f.proc].code):
-            raise _fail(f"no step {f.pc} in procedure {f.proc!r}")
+            msg = f"no step {f.pc} in procedure {f.proc!r}"
+            raise _fail(msg)
     if frames and frames[0].proc != "play":
-        raise _fail(f"the outermost procedure running is {frames[0].proc!r}, not 'play'")
+        msg = f"the outermost procedure running is {frames[0].proc!r}, not 'play'"
+        raise _fail(msg)
     for i, f in enumerate(frames):
         inner = frames[i + 1] if i + 1 < len(frames) else None
         proc = procs[f.proc]
         ins = proc.code[f.pc]
         if inner is not None and (not isinstance(ins, CallProc) or ins.proc != inner.proc):
-            raise _fail(f"step {f.pc} of procedure {f.proc!r} does not call {inner.proc!r}")
+            msg = f"step {f.pc} of procedure {f.proc!r} does not call {inner.proc!r}"
+            raise _fail(msg)
         if inner is None and not isinstance(ins, (Choose, Branch)):
-            raise _fail(f"step {f.pc} of procedure {f.proc!r} is no decision, yet the game waits there")
+            msg = f"step {f.pc} of procedure {f.proc!r} is no decision, yet the game waits there"
+            raise _fail(msg)
         missing = {*proc.params, "$actor"} - set(f.locals)
         if missing:
-            raise _fail(f"procedure {f.proc!r} runs without its locals {sorted(missing)}")
+            msg = f"procedure {f.proc!r} runs without its locals {sorted(missing)}"
+            raise _fail(msg)
         actor = f.locals["$actor"]
         if actor is not None and (type(actor) is not int or not 0 <= actor < s.nplayers):
-            raise _fail(f"no player {actor!r} in a {s.nplayers}-player game")
+            msg = f"no player {actor!r} in a {s.nplayers}-player game"
+            raise _fail(msg)
     s.frames = [[f.proc, f.pc, {k: _decode_local(v, s.pieces) for k, v in f.locals.items()}] for f in frames]
 
 
@@ -383,7 +446,8 @@ def _load_events(events: list[Event], pieces: list[Piece]) -> list[Event]:
     for e in events:
         ids = (e.piece,) if isinstance(e, Placed) else getattr(e, "pieces", ())
         if not all(0 <= i < len(pieces) for i in ids):
-            raise _fail(f"an event names pieces that do not exist: {e}")
+            msg = f"an event names pieces that do not exist: {e}"
+            raise _fail(msg)
         if isinstance(e, VarSet):
             decode(e.value, pieces)  # pieces by id, and nothing a variable cannot hold
     return events
@@ -396,7 +460,8 @@ def _check_decision(rules: Ruleset, s: State) -> None:
         rules.interpreter.chooser(s)
         rules.interpreter.raw_options(s)
     except RuleRuntimeError as exc:
-        raise _fail(f"its pending decision cannot be evaluated: {exc}") from None
+        msg = f"its pending decision cannot be evaluated: {exc}"
+        raise _fail(msg) from None
 
 
 def _load_boards(s: State, boards: dict[str, list[SavedPlacement]]) -> None:
@@ -404,16 +469,20 @@ def _load_boards(s: State, boards: dict[str, list[SavedPlacement]]) -> None:
     lay = s.layout
     names = {lay.zone_text[slot] for slot in s.boards}
     if set(boards) - names:
-        raise _fail(f"placements for zones that are no grids: {sorted(set(boards) - names)[:5]}")
+        msg = f"placements for zones that are no grids: {sorted(set(boards) - names)[:5]}"
+        raise _fail(msg)
     for slot in s.boards:
         name = lay.zone_text[slot]
         placed = boards.get(name, [])
         ids = [x.piece for x in placed]
         if sorted(ids) != sorted(p.id for p in s.zones[slot]):
-            raise _fail(f"the placements of grid {name!r} do not match the pieces in it")
+            msg = f"the placements of grid {name!r} do not match the pieces in it"
+            raise _fail(msg)
         try:
             levels = rebuild(s, slot, [(s.pieces[x.piece], x.cells) for x in placed])
         except (ValueError, TypeError) as exc:
-            raise _fail(f"grid {name!r}: {exc}") from None
+            msg = f"grid {name!r}: {exc}"
+            raise _fail(msg) from None
         if levels != [x.level for x in placed]:
-            raise _fail(f"grid {name!r}: saved levels {[x.level for x in placed]} do not follow from the placements")
+            msg = f"grid {name!r}: saved levels {[x.level for x in placed]} do not follow from the placements"
+            raise _fail(msg)

@@ -2,438 +2,551 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, TypeAlias
 
 import attrs
 
 from boardkit.source import Span
 
-node = attrs.frozen(kw_only=True)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 # Expressions.
-@node
+@attrs.frozen(kw_only=True)
 class Num:
+    """`42`: a whole number."""
+
     span: Span
     value: int
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Str:
+    """`"red"`: a text."""
+
     span: Span
     value: str
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Bool:
+    """`true` or `false`."""
+
     span: Span
     value: bool
 
 
-@node
+@attrs.frozen(kw_only=True)
 class NoneLit:
     """`none`: no value, e.g. what `choose ... optional` binds when the player declines."""
 
     span: Span
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Name:
+    """`deck`, `score`, `p`: a name, resolved by the checker."""
+
     span: Span
     name: str
 
 
-@node
+@attrs.frozen(kw_only=True)
 class It:
     """The item under test in `xs where cond`."""
 
     span: Span
 
 
-@node
+@attrs.frozen(kw_only=True)
 class ItAttr:
+    """`.colour`: an attribute of `it`, inside `where` or a component label."""
+
     span: Span
     attr: str
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Attr:
+    """`x.colour`: an attribute of a piece, or of each piece of a list."""
+
     span: Span
-    obj: Any
+    obj: Expr
     attr: str
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Index:
+    """`hand[p]`, `score[p, c]`: a zone or variable with its indexes."""
+
     span: Span
-    obj: Any
-    args: tuple
+    obj: Expr
+    args: tuple[Expr, ...]
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Call:
+    """`count(xs)`, `f(x)`: a call of a built-in or of a function of the rules."""
+
     span: Span
     func: str
-    args: tuple
+    args: tuple[Expr, ...]
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Unary:
+    """`not x` or `-x`."""
+
     span: Span
     op: str
-    operand: Any
+    operand: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Binary:
+    """`x op y`: arithmetic (`+ - * / %`), a comparison, or `in` and `not in`."""
+
     span: Span
     op: str
-    left: Any
-    right: Any
+    left: Expr
+    right: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class BoolOp:
+    """`x and y and ...` or `x or y or ...`; a chained comparison is an `and` of comparisons."""
+
     span: Span
     op: str
-    values: tuple
+    values: tuple[Expr, ...]
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Ternary:
+    """`if cond then x else y`."""
+
     span: Span
-    cond: Any
-    then: Any
-    other: Any
+    cond: Expr
+    then: Expr
+    other: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class ListLit:
+    """`[a, b, c]`."""
+
     span: Span
-    items: tuple
+    items: tuple[Expr, ...]
 
 
-@node
+@attrs.frozen(kw_only=True)
 class CompFor:
+    """`for var in iter [if cond]`, one clause of a list comprehension or of `create`."""
+
     span: Span
     var: str
-    iter: Any
-    cond: Any
+    iter: Expr
+    cond: Expr | None
 
 
-@node
+@attrs.frozen(kw_only=True)
 class ListComp:
+    """`[elt for v in xs if cond ...]`: a list comprehension, its clauses outermost first."""
+
     span: Span
-    elt: Any
-    fors: tuple
+    elt: Expr
+    fors: tuple[CompFor, ...]
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Where:
+    """`xs where cond`: the items of a list for which `cond` holds of `it`."""
+
     span: Span
-    coll: Any
-    cond: Any
+    coll: Expr
+    cond: Expr
 
 
 # Statements.
-@node
+@attrs.frozen(kw_only=True)
 class Let:
+    """`let x = e`: binds a new local."""
+
     span: Span
     name: str
-    value: Any
+    value: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Set:
+    """`set x = e`, `set score[p] += e`: assigns a local or a variable; `index` is None without brackets."""
+
     span: Span
     name: str
-    index: tuple | None
+    index: tuple[Expr, ...] | None
     op: str
-    value: Any
+    value: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class If:
+    """`if c { ... } elif c { ... } else { ... }`."""
+
     span: Span
-    branches: tuple  # of (cond, body)
-    other: tuple | None
+    branches: tuple[tuple[Expr, Block], ...]  # of (cond, body)
+    other: Block | None
 
 
-@node
+@attrs.frozen(kw_only=True)
 class For:
+    """`for x in xs { ... }`."""
+
     span: Span
     var: str
-    iter: Any
-    body: tuple
+    iter: Expr
+    body: Block
 
 
-@node
+@attrs.frozen(kw_only=True)
 class While:
+    """`while cond { ... }`."""
+
     span: Span
-    cond: Any
-    body: tuple
+    cond: Expr
+    body: Block
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Repeat:
+    """`repeat n { ... }`: the block n times."""
+
     span: Span
-    count: Any
-    body: tuple
+    count: Expr
+    body: Block
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Loop:
+    """`loop { ... }`: the block until a `break` or `return`."""
+
     span: Span
-    body: tuple
+    body: Block
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Break:
+    """`break`: leaves the innermost loop."""
+
     span: Span
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Return:
+    """`return`: leaves the running procedure."""
+
     span: Span
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Move:
+    """`move n of xs to top of zone`: moves pieces to a zone, at its top, its bottom or its own end."""
+
     span: Span
-    amount: Any  # None means all
-    pieces: Any
+    amount: Expr | None  # None means all
+    pieces: Expr
     end: str | None  # "top", "bottom" or None for the zone's own end
-    dest: Any
+    dest: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Shuffle:
+    """`shuffle deck`: puts a zone's pieces in a random order."""
+
     span: Span
-    zone: Any
+    zone: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Create:
+    """`create n Card(colour: c) for c in Colour into deck`: makes new pieces in a zone."""
+
     span: Span
-    count: Any
+    count: Expr
     type: str
-    kwargs: tuple  # of (name, expr, span)
-    fors: tuple
-    dest: Any
+    kwargs: tuple[tuple[str, Expr, Span], ...]  # of (name, expr, span)
+    fors: tuple[CompFor, ...]
+    dest: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Choose:
+    """`choose x from xs [by p] [optional "pass"] [prompt "..."]`: a decision over values."""
+
     span: Span
     var: str
-    domain: Any
-    by: Any
+    domain: Expr
+    by: Expr | None
     optional: str | None
     prompt: str | None
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Branch:
     """An option of a choice; `otherwise` options are offered only when no other one is legal."""
 
     span: Span
     name: str
-    when: Any
+    when: Expr | None
     otherwise: bool
-    body: tuple
+    body: Block
 
 
-@node
+@attrs.frozen(kw_only=True)
 class ChooseBranch:
+    """`choose [by p] [prompt "..."] { option a { ... } option b when c { ... } }`: a decision among blocks."""
+
     span: Span
-    by: Any
+    by: Expr | None
     prompt: str | None
-    branches: tuple
+    branches: tuple[Branch, ...]
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Require:
+    """`require cond "message"`: a turn where `cond` fails is a dead end, never offered."""
+
     span: Span
-    cond: Any
+    cond: Expr
     message: str | None
 
 
-@node
+@attrs.frozen(kw_only=True)
 class EndGame:
+    """`end game reason`: ends the game with that reason."""
+
     span: Span
-    reason: Any
+    reason: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Turn:
+    """`turn p { ... }`: a turn of player p."""
+
     span: Span
-    player: Any
-    body: tuple
+    player: Expr
+    body: Block
 
 
-@node
+@attrs.frozen(kw_only=True)
 class CallStmt:
+    """`name(args)` as a statement: runs a procedure of the rules."""
+
     span: Span
     name: str
-    args: tuple
+    args: tuple[Expr, ...]
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Log:
+    """`log "message", x, y`: adds a message to the game's events."""
+
     span: Span
     message: str
-    args: tuple
+    args: tuple[Expr, ...]
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Peek:
     """`peek PIECES by PLAYER`: that player now knows those pieces."""
 
     span: Span
-    pieces: Any
-    player: Any
+    pieces: Expr
+    player: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Reveal:
     """`reveal PIECES`: every player now knows those pieces."""
 
     span: Span
-    pieces: Any
+    pieces: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Place:
     """`place PIECE on GRID at CELLS`: one piece onto cells of a grid zone."""
 
     span: Span
-    piece: Any
-    zone: Any
-    cells: Any
+    piece: Expr
+    zone: Expr
+    cells: Expr
 
 
 # Declarations.
-@node
+@attrs.frozen(kw_only=True)
 class GameDecl:
+    """`game "Title"`."""
+
     span: Span
     title: str
 
 
-@node
+@attrs.frozen(kw_only=True)
 class PlayersDecl:
+    """`players 2..4`, or `players 2` for exactly two."""
+
     span: Span
     low: int
     high: int
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Extends:
+    """`extends "base"`: this file is a variant of another ruleset."""
+
     span: Span
     target: str
 
 
-@node
+@attrs.frozen(kw_only=True)
 class EnumDecl:
+    """`enum Colour { red, blue }`."""
+
     span: Span
     name: str
-    members: tuple  # of (name, span)
+    members: tuple[tuple[str, Span], ...]  # of (name, span)
 
 
-@node
+@attrs.frozen(kw_only=True)
 class ComponentDecl:
+    """`component Card { colour: Colour value: int } label ... parts ...`: a kind of piece."""
+
     span: Span
     name: str
-    fields: tuple  # of (name, type name, span)
-    label: Any
-    parts: Any = None  # `parts [e, ...]`: what the piece shows on each cell it covers
+    fields: tuple[tuple[str, str, Span], ...]  # of (name, type name, span)
+    label: Expr | None
+    parts: Expr | None = None  # `parts [e, ...]`: what the piece shows on each cell it covers
 
 
-@node
+@attrs.frozen(kw_only=True)
 class ZoneDecl:
+    """`zone hand[Player]: row, owner, capacity 5`: a zone family; `grid(w, h)` makes it a grid."""
+
     span: Span
     name: str
-    dims: tuple  # of (name, span)
+    dims: tuple[tuple[str, Span], ...]  # of (name, span)
     kind: str | None  # None when not written: a pile, or the grid's own kind
     visibility: str
-    capacity: Any
-    grid: Any = None  # (width, height) expressions of a `grid(w, h)` zone
+    capacity: Expr | None
+    grid: tuple[Expr, Expr] | None = None  # (width, height) expressions of a `grid(w, h)` zone
 
 
-@node
+@attrs.frozen(kw_only=True)
 class VarDecl:
+    """`var score[Player] = 0`: a variable family, one value per combination of its indexes."""
+
     span: Span
     name: str
-    dims: tuple
-    init: Any
+    dims: tuple[tuple[str, Span], ...]
+    init: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class ConstDecl:
+    """`const HAND = 5`."""
+
     span: Span
     name: str
-    value: Any
+    value: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class OptionDecl:
+    """`option rounds = 3 from [3, 5]`: a setting chosen when a game starts."""
+
     span: Span
     name: str
-    default: Any
-    choices: Any
+    default: Expr
+    choices: Expr | None
 
 
-@node
+@attrs.frozen(kw_only=True)
 class FuncDecl:
+    """`func double(x) = x * 2`."""
+
     span: Span
     name: str
-    params: tuple
-    body: Any
+    params: tuple[str, ...]
+    body: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class ProcDecl:
+    """`proc name(params) { ... }`; `setup { ... }` and `play { ... }` are procedures too."""
+
     span: Span
     name: str
-    params: tuple
-    body: tuple
+    params: tuple[str, ...]
+    body: Block
 
 
-@node
+@attrs.frozen(kw_only=True)
 class Score:
+    """`score p = ...` or `tiebreak p = ...`: an expression of one player."""
+
     span: Span
     kind: str  # "score" or "tiebreak"
     param: str
-    expr: Any
+    expr: Expr
 
 
-@node
+@attrs.frozen(kw_only=True)
 class RuleFile:
+    """A whole rule file: its declarations in order."""
+
     span: Span
-    items: tuple
+    items: tuple[Decl, ...]
 
 
-def walk(node: Any) -> Iterator[Any]:
-    """Yields every node under `node` (a node or a tuple of them), `node` first."""
+Expr: TypeAlias = (Num | Str | Bool | NoneLit | Name | It | ItAttr | Attr | Index | Call | Unary | Binary | BoolOp
+                   | Ternary | ListLit | ListComp | Where)
+Stmt: TypeAlias = (Let | Set | If | For | While | Repeat | Loop | Break | Return | Move | Shuffle | Create | Choose
+                   | ChooseBranch | Require | EndGame | Turn | CallStmt | Log | Peek | Reveal | Place)
+#: A `{ ... }` block: its statements in order.
+Block: TypeAlias = tuple[Stmt, ...]
+Decl: TypeAlias = (GameDecl | PlayersDecl | Extends | EnumDecl | ComponentDecl | ZoneDecl | VarDecl | ConstDecl
+                   | OptionDecl | FuncDecl | ProcDecl | Score)
+#: Any node of the tree.
+Node: TypeAlias = Expr | Stmt | Decl | CompFor | Branch | RuleFile
+
+
+def walk(node: object) -> Iterator[object]:
+    """Yields every attrs value under `node` (a node or a tuple of them), `node` first."""
+    cls = type(node)
     if isinstance(node, tuple):
         for x in node:
             yield from walk(x)
-    elif attrs.has(type(node)):
+    elif attrs.has(cls):
         yield node
-        for f in attrs.fields(type(node)):
+        for f in attrs.fields(cls):
             if f.name != "span":
                 yield from walk(getattr(node, f.name))
 
 
-def too_deep(root: Any, limit: int) -> Any | None:
-    """The first node nested more than `limit` levels under `root`, or None. Iterative, so
-    that a pathological file cannot exhaust the stack before it is reported."""
-    stack = [(root, 0)]
+def too_deep(root: Node, limit: int) -> Node | None:
+    """Returns the first node nested more than `limit` levels under `root`, or None.
+
+    Iterative, so that a pathological file cannot exhaust the stack before it is reported.
+    """
+    stack: list[tuple[object, int]] = [(root, 0)]
     while stack:
         node, depth = stack.pop()
+        cls = type(node)
         if isinstance(node, tuple):
             stack.extend((x, depth) for x in node)
-        elif attrs.has(type(node)):
-            if depth > limit:
+        elif attrs.has(cls):
+            if depth > limit and isinstance(node, Node):
                 return node
-            stack.extend((getattr(node, f.name), depth + 1) for f in attrs.fields(type(node)) if f.name != "span")
+            stack.extend((getattr(node, f.name), depth + 1) for f in attrs.fields(cls) if f.name != "span")
     return None

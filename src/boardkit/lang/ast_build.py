@@ -1,22 +1,33 @@
-"""The AST built from the parser's reductions. Builds nodes only; the checks of names, types
-and scopes are the compiler's (compiler.py, exprs.py)."""
+"""The AST built from the parser's reductions.
+
+Builds nodes only; the checks of names, types and scopes are the checker's (check.py, resolve.py).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from lark import Token, Transformer
 
-from boardkit.lang import ast
 from boardkit.errors import Diagnostic, RuleError
+from boardkit.lang import ast
 from boardkit.source import Span
 
+# What a rule's callback receives: tokens, nodes and the tuples other callbacks return.
+Children = list[Any]
 
-def _ends(x: Any) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """Where a child of a rule starts and ends: a token, an AST node, or a sequence of them."""
+
+def _tok_ends(tok: Token) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Returns where a token starts and ends (lark gives every token it parses a position)."""
+    line, column = tok.line or 1, tok.column or 1
+    return (line, column), (tok.end_line or line, tok.end_column or column + len(tok))
+
+
+def _ends(x: object) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Returns where a child of a rule starts and ends: a token, an AST node, or a sequence of them."""
     if isinstance(x, Token):
-        return (x.line, x.column), (x.end_line or x.line, x.end_column or x.column + len(x))
-    span = getattr(x, "span", None)
+        return _tok_ends(x)
+    span: Span | None = getattr(x, "span", None)
     if span is not None:
         return (span.line, span.column), (span.end_line or span.line, span.end_column or span.column)
     if isinstance(x, (tuple, list)):
@@ -27,8 +38,8 @@ def _ends(x: Any) -> tuple[tuple[int, int], tuple[int, int]] | None:
     return None
 
 
-def _span(filename: str, children: Any) -> Span:
-    """A rule's span from its children's positions (lark's propagate_positions costs more)."""
+def _span(filename: str, children: object) -> Span:
+    """Returns a rule's span from its children's positions (lark's propagate_positions costs more)."""
     ends = _ends(children)
     if ends is None:
         return Span(filename, 1, 1)
@@ -37,10 +48,13 @@ def _span(filename: str, children: Any) -> Span:
 
 
 def _tok_span(filename: str, tok: Token) -> Span:
-    return Span(filename, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+    """Returns where a token lies."""
+    (line, column), (end_line, end_column) = _tok_ends(tok)
+    return Span(filename, line, column, end_line, end_column)
 
 
 def _string(tok: Token) -> str:
+    """Returns the text of a string token, without its quotes."""
     return str(tok)[1:-1]
 
 
@@ -48,20 +62,23 @@ def _string(tok: Token) -> str:
 MAX_DIGITS = 18
 
 
-class Builder(Transformer):
-    """Builds AST nodes as the parser reduces rules (lark's inline transformer: no parse tree
-    is kept). `filename` is set before each parse, for the spans."""
+class Builder(Transformer[Token, ast.RuleFile]):
+    """Builds AST nodes as the parser reduces rules (lark's inline transformer: no parse tree is kept).
+
+    `filename` is set before each parse, for the spans. Each method is named after the grammar
+    rule (or alias) it builds.
+    """
 
     filename = "<rules>"
 
-    def _s(self, children: Any) -> Span:
+    def _s(self, children: object) -> Span:
         return _span(self.filename, children)
 
     # Declarations.
-    def start(self, items):
+    def start(self, items: Children) -> ast.RuleFile:
         return ast.RuleFile(span=self._s(items), items=tuple(items))
 
-    def game_decl(self, c):
+    def game_decl(self, c: Children) -> ast.GameDecl:
         return ast.GameDecl(span=self._s(c), title=_string(c[0]))
 
     def _int(self, tok: Token) -> int:
@@ -70,26 +87,26 @@ class Builder(Transformer):
             raise RuleError([Diagnostic(_tok_span(self.filename, tok), msg)])
         return int(tok)
 
-    def players_decl(self, c):
+    def players_decl(self, c: Children) -> ast.PlayersDecl:
         low = self._int(c[0])
         return ast.PlayersDecl(span=self._s(c), low=low, high=self._int(c[1]) if len(c) > 1 else low)
 
-    def extends_decl(self, c):
+    def extends_decl(self, c: Children) -> ast.Extends:
         return ast.Extends(span=self._s(c), target=_string(c[0]))
 
-    def name_list(self, c):
+    def name_list(self, c: Children) -> tuple[tuple[str, Span], ...]:
         return tuple((str(t), _tok_span(self.filename, t)) for t in c)
 
-    def enum_decl(self, c):
+    def enum_decl(self, c: Children) -> ast.EnumDecl:
         return ast.EnumDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), members=c[1])
 
-    def field_decl(self, c):
+    def field_decl(self, c: Children) -> tuple[str, str, Span]:
         return (str(c[0]), str(c[1]), _tok_span(self.filename, c[1]))
 
-    def label_clause(self, c):
+    def label_clause(self, c: Children) -> tuple[str, ast.Expr]:
         return ("label", c[0])
 
-    def component_decl(self, c):
+    def component_decl(self, c: Children) -> ast.ComponentDecl:
         label = parts = None
         fields = []
         for x in c[1:]:
@@ -102,99 +119,102 @@ class Builder(Transformer):
         return ast.ComponentDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), fields=tuple(fields), label=label,
                                  parts=parts)
 
-    def parts_clause(self, c):
+    def parts_clause(self, c: Children) -> tuple[str, ast.Expr]:
         return ("parts", c[0])
 
-    def dims(self, c):
+    def dims(self, c: Children) -> tuple[tuple[str, Span], ...]:
         return tuple((str(t), _tok_span(self.filename, t)) for t in c)
 
-    def zone_kind(self, c):
+    def zone_kind(self, c: Children) -> tuple[str, str]:
         return ("kind", str(c[0]))
 
-    def zone_visibility(self, c):
+    def zone_visibility(self, c: Children) -> tuple[str, str]:
         return ("visibility", str(c[0]))
 
-    def zone_capacity(self, c):
+    def zone_capacity(self, c: Children) -> tuple[str, ast.Expr]:
         return ("capacity", c[0])
 
-    def zone_grid(self, c):
+    def zone_grid(self, c: Children) -> tuple[str, tuple[ast.Expr, ast.Expr]]:
         return ("grid", (c[0], c[1]))
 
-    def zone_prop(self, c):
-        return c[0]
+    def zone_prop(self, c: Children) -> tuple[str, object]:
+        return cast("tuple[str, object]", c[0])
 
-    def zone_decl(self, c):
+    def zone_decl(self, c: Children) -> ast.ZoneDecl:
         name, rest = c[0], c[1:]
-        dims: tuple = ()
+        dims: tuple[tuple[str, Span], ...] = ()
         if rest and isinstance(rest[0], tuple) and rest[0] and isinstance(rest[0][0], tuple):
             dims, rest = rest[0], rest[1:]
         # kind stays None unless written, so that a grid with an explicit second kind is caught.
-        props = {"kind": None, "visibility": "public", "capacity": None}
-        for key, value in rest:
-            props[key] = value
-        return ast.ZoneDecl(span=_tok_span(self.filename, name), name=str(name), dims=dims, **props)
+        props: dict[str, Any] = {"kind": None, "visibility": "public", "capacity": None, "grid": None}
+        props.update(rest)
+        return ast.ZoneDecl(span=_tok_span(self.filename, name), name=str(name), dims=dims, kind=props["kind"],
+                            visibility=props["visibility"], capacity=props["capacity"], grid=props["grid"])
 
-    def var_decl(self, c):
-        dims = c[1] if len(c) == 3 else ()
-        return ast.VarDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), dims=dims, init=c[-1])
+    def var_decl(self, c: Children) -> ast.VarDecl:
+        name, *dims, init = c
+        return ast.VarDecl(span=_tok_span(self.filename, name), name=str(name), dims=dims[0] if dims else (), init=init)
 
-    def const_decl(self, c):
+    def const_decl(self, c: Children) -> ast.ConstDecl:
         return ast.ConstDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), value=c[1])
 
-    def option_choices(self, c):
-        return c[0]
+    def option_choices(self, c: Children) -> ast.Expr:
+        return cast("ast.Expr", c[0])
 
-    def option_decl(self, c):
-        return ast.OptionDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), default=c[1],
-                              choices=c[2] if len(c) > 2 else None)
+    def option_decl(self, c: Children) -> ast.OptionDecl:
+        name, default, *choices = c
+        return ast.OptionDecl(span=_tok_span(self.filename, name), name=str(name), default=default,
+                              choices=choices[0] if choices else None)
 
-    def params(self, c):
+    def params(self, c: Children) -> tuple[str, ...]:
         return tuple(str(t) for t in c)
 
-    def func_decl(self, c):
-        params = c[1] if len(c) == 3 else ()
-        return ast.FuncDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), params=params, body=c[-1])
+    def func_decl(self, c: Children) -> ast.FuncDecl:
+        name, *params, body = c
+        return ast.FuncDecl(span=_tok_span(self.filename, name), name=str(name), params=params[0] if params else (),
+                            body=body)
 
-    def proc_decl(self, c):
-        params = c[1] if len(c) == 3 else ()
-        return ast.ProcDecl(span=_tok_span(self.filename, c[0]), name=str(c[0]), params=params, body=c[-1])
+    def proc_decl(self, c: Children) -> ast.ProcDecl:
+        name, *params, body = c
+        return ast.ProcDecl(span=_tok_span(self.filename, name), name=str(name), params=params[0] if params else (),
+                            body=body)
 
-    def setup_decl(self, c):
+    def setup_decl(self, c: Children) -> ast.ProcDecl:
         return ast.ProcDecl(span=_tok_span(self.filename, c[0]), name="setup", params=(), body=c[1])
 
-    def play_decl(self, c):
+    def play_decl(self, c: Children) -> ast.ProcDecl:
         return ast.ProcDecl(span=_tok_span(self.filename, c[0]), name="play", params=(), body=c[1])
 
-    def score_decl(self, c):
+    def score_decl(self, c: Children) -> ast.Score:
         return ast.Score(span=self._s(c), kind="score", param=str(c[0]), expr=c[1])
 
-    def tiebreak_decl(self, c):
+    def tiebreak_decl(self, c: Children) -> ast.Score:
         return ast.Score(span=self._s(c), kind="tiebreak", param=str(c[0]), expr=c[1])
 
     # Statements.
-    def block(self, c):
+    def block(self, c: Children) -> ast.Block:
         return tuple(c)
 
-    def let_stmt(self, c):
+    def let_stmt(self, c: Children) -> ast.Let:
         return ast.Let(span=self._s(c), name=str(c[0]), value=c[1])
 
-    def target(self, c):
+    def target(self, c: Children) -> tuple[str, tuple[ast.Expr, ...] | None, Token]:
         return (str(c[0]), tuple(c[1]) if len(c) > 1 else None, c[0])
 
-    def assign_op(self, c):
+    def assign_op(self, c: Children) -> str:
         return str(c[0])
 
-    def set_stmt(self, c):
+    def set_stmt(self, c: Children) -> ast.Set:
         (name, index, token), op, value = c
         return ast.Set(span=self._s([token, value]), name=name, index=index, op=op, value=value)
 
-    def elif_clause(self, c):
+    def elif_clause(self, c: Children) -> tuple[ast.Expr, ast.Block]:
         return (c[0], c[1])
 
-    def else_clause(self, c):
+    def else_clause(self, c: Children) -> tuple[str, ast.Block]:
         return ("else", c[0])
 
-    def if_stmt(self, c):
+    def if_stmt(self, c: Children) -> ast.If:
         branches = [(c[0], c[1])]
         other = None
         for x in c[2:]:
@@ -204,208 +224,208 @@ class Builder(Transformer):
                 branches.append(x)
         return ast.If(span=self._s(c), branches=tuple(branches), other=other)
 
-    def for_stmt(self, c):
+    def for_stmt(self, c: Children) -> ast.For:
         return ast.For(span=self._s(c), var=str(c[0]), iter=c[1], body=c[2])
 
-    def while_stmt(self, c):
+    def while_stmt(self, c: Children) -> ast.While:
         return ast.While(span=self._s(c), cond=c[0], body=c[1])
 
-    def repeat_stmt(self, c):
+    def repeat_stmt(self, c: Children) -> ast.Repeat:
         return ast.Repeat(span=self._s(c), count=c[0], body=c[1])
 
-    def loop_stmt(self, c):
+    def loop_stmt(self, c: Children) -> ast.Loop:
         return ast.Loop(span=self._s(c), body=c[0])
 
-    def amount_all(self, c):
+    def amount_all(self, _c: Children) -> None:
         return None
 
-    def amount_n(self, c):
-        return c[0]
+    def amount_n(self, c: Children) -> ast.Expr:
+        return cast("ast.Expr", c[0])
 
-    def place_top(self, c):
+    def place_top(self, c: Children) -> tuple[str | None, ast.Expr]:
         return ("top", c[0])
 
-    def place_bottom(self, c):
+    def place_bottom(self, c: Children) -> tuple[str | None, ast.Expr]:
         return ("bottom", c[0])
 
-    def place_default(self, c):
+    def place_default(self, c: Children) -> tuple[str | None, ast.Expr]:
         return (None, c[0])
 
-    def move_stmt(self, c):
+    def move_stmt(self, c: Children) -> ast.Move:
         amount, pieces, (end, dest) = c
         return ast.Move(span=self._s(c), amount=amount, pieces=pieces, end=end, dest=dest)
 
-    def shuffle_stmt(self, c):
+    def shuffle_stmt(self, c: Children) -> ast.Shuffle:
         return ast.Shuffle(span=self._s(c), zone=c[0])
 
-    def kwarg(self, c):
+    def kwarg(self, c: Children) -> tuple[str, ast.Expr, Span]:
         return (str(c[0]), c[1], _tok_span(self.filename, c[0]))
 
-    def kwargs(self, c):
+    def kwargs(self, c: Children) -> tuple[tuple[str, ast.Expr, Span], ...]:
         return tuple(c)
 
-    def create_stmt(self, c):
+    def create_stmt(self, c: Children) -> ast.Create:
         count, type_name, rest = c[0], c[1], list(c[2:])
         kwargs = rest.pop(0) if rest and isinstance(rest[0], tuple) else ()
         dest = rest.pop()
         return ast.Create(span=self._s(c), count=count, type=str(type_name), kwargs=kwargs,
                           fors=tuple(rest), dest=dest)
 
-    def choose_by(self, c):
+    def choose_by(self, c: Children) -> tuple[str, ast.Expr]:
         return ("by", c[0])
 
-    def choose_optional(self, c):
+    def choose_optional(self, c: Children) -> tuple[str, str]:
         return ("optional", _string(c[0]))
 
-    def choose_prompt(self, c):
+    def choose_prompt(self, c: Children) -> tuple[str, str]:
         return ("prompt", _string(c[0]))
 
-    def choose_stmt(self, c):
-        opts = {"by": None, "optional": None, "prompt": None}
-        for key, value in c[2:]:
-            opts[key] = value
-        return ast.Choose(span=self._s(c), var=str(c[0]), domain=c[1], **opts)
+    def choose_stmt(self, c: Children) -> ast.Choose:
+        opts: dict[str, Any] = {"by": None, "optional": None, "prompt": None}
+        opts.update(c[2:])
+        return ast.Choose(span=self._s(c), var=str(c[0]), domain=c[1], by=opts["by"], optional=opts["optional"],
+                          prompt=opts["prompt"])
 
-    def choose_by_branch(self, c):
+    def choose_by_branch(self, c: Children) -> tuple[str, ast.Expr]:
         return ("by", c[0])
 
-    def branch_when(self, c):
+    def branch_when(self, c: Children) -> tuple[str, ast.Expr]:
         return ("when", c[0])
 
-    def branch_otherwise(self, c):
+    def branch_otherwise(self, _c: Children) -> tuple[str, None]:
         return ("otherwise", None)
 
-    def branch(self, c):
-        guard = c[1] if len(c) == 3 else (None, None)
-        return ast.Branch(span=_tok_span(self.filename, c[0]), name=str(c[0]), when=guard[1],
-                          otherwise=guard[0] == "otherwise", body=c[-1])
+    def branch(self, c: Children) -> ast.Branch:
+        name, *guards, body = c
+        guard = guards[0] if guards else (None, None)
+        return ast.Branch(span=_tok_span(self.filename, name), name=str(name), when=guard[1],
+                          otherwise=guard[0] == "otherwise", body=body)
 
-    def branch_prompt(self, c):
+    def branch_prompt(self, c: Children) -> tuple[str, str]:
         return ("prompt", _string(c[0]))
 
-    def choose_branch_stmt(self, c):
-        opts = {"by": None, "prompt": None}
+    def choose_branch_stmt(self, c: Children) -> ast.ChooseBranch:
+        opts: dict[str, Any] = {"by": None, "prompt": None}
         while c and isinstance(c[0], tuple):
             opts[c[0][0]] = c[0][1]
             c = c[1:]
-        return ast.ChooseBranch(span=self._s(c), branches=tuple(c), **opts)
+        return ast.ChooseBranch(span=self._s(c), branches=tuple(c), by=opts["by"], prompt=opts["prompt"])
 
-    def require_stmt(self, c):
+    def require_stmt(self, c: Children) -> ast.Require:
         return ast.Require(span=self._s(c), cond=c[0], message=_string(c[1]) if len(c) > 1 else None)
 
-    def end_stmt(self, c):
+    def end_stmt(self, c: Children) -> ast.EndGame:
         return ast.EndGame(span=self._s(c), reason=c[0])
 
-    def turn_stmt(self, c):
+    def turn_stmt(self, c: Children) -> ast.Turn:
         return ast.Turn(span=self._s(c), player=c[0], body=c[1])
 
-    def call_stmt(self, c):
+    def call_stmt(self, c: Children) -> ast.CallStmt:
         return ast.CallStmt(span=_tok_span(self.filename, c[0]), name=str(c[0]), args=tuple(c[1]) if len(c) > 1 else ())
 
-    def return_stmt(self, c):
+    def return_stmt(self, c: Children) -> ast.Return:
         return ast.Return(span=self._s(c))
 
-    def break_stmt(self, c):
+    def break_stmt(self, c: Children) -> ast.Break:
         return ast.Break(span=self._s(c))
 
-    def log_stmt(self, c):
+    def log_stmt(self, c: Children) -> ast.Log:
         return ast.Log(span=self._s(c), message=_string(c[0]), args=tuple(c[1:]))
 
-    def peek_stmt(self, c):
+    def peek_stmt(self, c: Children) -> ast.Peek:
         return ast.Peek(span=self._s(c), pieces=c[0], player=c[1])
 
-    def reveal_stmt(self, c):
+    def reveal_stmt(self, c: Children) -> ast.Reveal:
         return ast.Reveal(span=self._s(c), pieces=c[0])
 
-    def place_stmt(self, c):
+    def place_stmt(self, c: Children) -> ast.Place:
         return ast.Place(span=self._s(c), piece=c[0], zone=c[1], cells=c[2])
 
     # Expressions.
-    def args(self, c):
+    def args(self, c: Children) -> tuple[ast.Expr, ...]:
         return tuple(c)
 
-    def ternary(self, c):
+    def ternary(self, c: Children) -> ast.Ternary:
         return ast.Ternary(span=self._s(c), cond=c[0], then=c[1], other=c[2])
 
-    def or_(self, c):
+    def or_(self, c: Children) -> ast.Expr:
         return c[0] if len(c) == 1 else ast.BoolOp(span=self._s(c), op="or", values=tuple(c))
 
-    def and_(self, c):
+    def and_(self, c: Children) -> ast.Expr:
         return c[0] if len(c) == 1 else ast.BoolOp(span=self._s(c), op="and", values=tuple(c))
 
-    def not_(self, c):
+    def not_(self, c: Children) -> ast.Unary:
         return ast.Unary(span=self._s(c), op="not", operand=c[0])
 
-    def where(self, c):
+    def where(self, c: Children) -> ast.Where:
         return ast.Where(span=self._s(c), coll=c[0], cond=c[1])
 
-    def comp_op(self, c):
+    def comp_op(self, c: Children) -> str:
         return " ".join(str(t) for t in c)
 
-    def add_op(self, c):
+    def add_op(self, c: Children) -> str:
         return str(c[0])
 
     mul_op = add_op
 
-    def compare(self, c):
+    def compare(self, c: Children) -> ast.Expr:
         if len(c) == 1:
-            return c[0]
-        node = None
+            return cast("ast.Expr", c[0])
         left = c[0]
-        parts = []
+        parts: list[ast.Expr] = []
         for i in range(1, len(c), 2):
             parts.append(ast.Binary(span=self._s(c), op=c[i], left=left, right=c[i + 1]))
             left = c[i + 1]
-        node = parts[0] if len(parts) == 1 else ast.BoolOp(span=self._s(c), op="and", values=tuple(parts))
-        return node
+        return parts[0] if len(parts) == 1 else ast.BoolOp(span=self._s(c), op="and", values=tuple(parts))
 
-    def arith(self, c):
-        node = c[0]
+    def arith(self, c: Children) -> ast.Expr:
+        node: ast.Expr = c[0]
         for i in range(1, len(c), 2):
             node = ast.Binary(span=self._s(c), op=c[i], left=node, right=c[i + 1])
         return node
 
-    def neg(self, c):
+    def neg(self, c: Children) -> ast.Unary:
         return ast.Unary(span=self._s(c), op="-", operand=c[0])
 
-    def attr(self, c):
+    def attr(self, c: Children) -> ast.Attr:
         return ast.Attr(span=_tok_span(self.filename, c[1]), obj=c[0], attr=str(c[1]))
 
-    def index(self, c):
+    def index(self, c: Children) -> ast.Index:
         return ast.Index(span=self._s(c), obj=c[0], args=tuple(c[1]))
 
-    def call(self, c):
+    def call(self, c: Children) -> ast.Call:
         return ast.Call(span=_tok_span(self.filename, c[0]), func=str(c[0]), args=tuple(c[1]) if len(c) > 1 else ())
 
-    def int_(self, c):
+    def int_(self, c: Children) -> ast.Num:
         return ast.Num(span=self._s(c), value=self._int(c[0]))
 
-    def string(self, c):
+    def string(self, c: Children) -> ast.Str:
         return ast.Str(span=self._s(c), value=_string(c[0]))
 
-    def true(self, c):
+    def true(self, c: Children) -> ast.Bool:
         return ast.Bool(span=self._s(c), value=True)
 
-    def false(self, c):
+    def false(self, c: Children) -> ast.Bool:
         return ast.Bool(span=self._s(c), value=False)
 
-    def none(self, c):
+    def none(self, c: Children) -> ast.NoneLit:
         return ast.NoneLit(span=self._s(c))
 
-    def name(self, c):
+    def name(self, c: Children) -> ast.Name:
         return ast.Name(span=_tok_span(self.filename, c[0]), name=str(c[0]))
 
-    def it_attr(self, c):
+    def it_attr(self, c: Children) -> ast.ItAttr:
         return ast.ItAttr(span=_tok_span(self.filename, c[0]), attr=str(c[0]))
 
-    def it(self, c):
+    def it(self, c: Children) -> ast.It:
         return ast.It(span=self._s(c))
 
-    def list_(self, c):
+    def list_(self, c: Children) -> ast.ListLit:
         return ast.ListLit(span=self._s(c), items=tuple(c[0]) if c else ())
 
-    def comp_for(self, c):
-        return ast.CompFor(span=self._s(c), var=str(c[0]), iter=c[1], cond=c[2] if len(c) > 2 else None)
+    def comp_for(self, c: Children) -> ast.CompFor:
+        var, items, *cond = c
+        return ast.CompFor(span=self._s(c), var=str(var), iter=items, cond=cond[0] if cond else None)
 
-    def listcomp(self, c):
+    def listcomp(self, c: Children) -> ast.ListComp:
         return ast.ListComp(span=self._s(c), elt=c[0], fors=tuple(c[1:]))

@@ -7,8 +7,6 @@ here runs rules or generates code.
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from boardkit.errors import Diagnostic, RuleError
@@ -48,15 +46,18 @@ class _ProcBuilder:
         self.code.append(ins)
         return len(self.code) - 1
 
-    def patch(self, pc: int, **changes: Any) -> None:
-        self.code[pc] = attrs.evolve(self.code[pc], **changes)  # type: ignore[misc]
+    def patch(self, pc: int, **changes: object) -> None:
+        # The fields are those of the instruction at pc (a jump, a loop, a branch), not of every Instr.
+        self.code[pc] = attrs.evolve(self.code[pc], **changes)  # type: ignore[arg-type]
 
     def here(self) -> int:
         return len(self.code)
 
 
 class Checker:
-    def __init__(self, items: list[Any], name: str, diags: list[Diagnostic]) -> None:
+    """Checks the merged declarations of a ruleset named `name`, adding every problem to `diags`."""
+
+    def __init__(self, items: list[ast.Decl], name: str, diags: list[Diagnostic]) -> None:
         self.items = items
         self.name = name
         self.diags = diags
@@ -65,9 +66,11 @@ class Checker:
         self.capacity_zones: set[str] = set()
 
     def error(self, span: Span, msg: str) -> None:
+        """Records a problem at `span`."""
         self.diags.append(Diagnostic(span, msg))
 
-    def constant(self, node: Any) -> m.Expr:
+    def constant(self, node: ast.Expr) -> m.Expr:
+        """Resolves an expression that must be a constant (see `is_constant`)."""
         before = len(self.diags)
         value = self.ex.resolve(node, set())
         if len(self.diags) == before and not is_constant(value):
@@ -75,7 +78,8 @@ class Checker:
         return value
 
     # Declarations.
-    def run(self) -> d.GameDef:  # noqa: C901, PLR0912
+    def run(self) -> d.GameDef:  # noqa: C901, PLR0912, PLR0915 - one pass per kind of declaration
+        """Returns the checked model; its problems are in `diags` (the model is then incomplete)."""
         sym = self.sym
         title, low, high = self.name, 2, 2
         enums: dict[str, d.EnumDef] = {}
@@ -141,7 +145,7 @@ class Checker:
         self.capacity_zones = {z.name for z in zones_ast if z.capacity is not None}
         vars_ = {v.name: d.VarDef(v.name, tuple(dim for dim, _ in v.dims), self.ex.resolve(v.init, set()), v.span)
                  for v in vars_ast}
-        funcs = {}
+        funcs: dict[str, d.FuncDef] = {}
         for name, decl in sym.funcs.items():
             params = {p: self.ex.fresh(decl.span, f"p_{p}_") for p in decl.params}
             body = self.ex.resolve(decl.body, set(), bound=params)
@@ -151,7 +155,7 @@ class Checker:
             span = self.items[0].span if self.items else Span(self.name, 1, 1)
             self.error(span, "a ruleset needs a 'play { ... }' procedure")
         score = None
-        tiebreaks = []
+        tiebreaks: list[d.ScoreDef] = []
         for sc in scores:
             value = d.ScoreDef(sc.param, self.ex.resolve(sc.expr, {sc.param}, f"a {sc.kind}"), sc.span)
             if sc.kind == "score":
@@ -162,15 +166,18 @@ class Checker:
                          _with_probe_flags(procs), score, tuple(tiebreaks))
 
     def _check_dims(self, zones: list[ast.ZoneDecl], vars_: list[ast.VarDecl]) -> None:
-        for decl in [*zones, *vars_]:
+        decls: list[ast.ZoneDecl | ast.VarDecl] = [*zones, *vars_]
+        for decl in decls:
             for dim, span in decl.dims:
                 if dim != "Player" and dim not in self.sym.enums:
-                    self.error(span, f"unknown index {dim!r}: use an enum name or Player{suggest(dim, [*self.sym.enums, 'Player'])}")
+                    hint = suggest(dim, [*self.sym.enums, "Player"])
+                    self.error(span, f"unknown index {dim!r}: use an enum name or Player{hint}")
 
     def _component(self, item: ast.ComponentDecl) -> d.ComponentDef:
         for _, ftype, span in item.fields:
             if ftype not in self.sym.enums and ftype not in ("int", "bool", "str"):
-                self.error(span, f"unknown attribute type {ftype!r}: use an enum name, int, bool or str{suggest(ftype, [*self.sym.enums, 'int', 'bool', 'str'])}")
+                hint = suggest(ftype, [*self.sym.enums, "int", "bool", "str"])
+                self.error(span, f"unknown attribute type {ftype!r}: use an enum name, int, bool or str{hint}")
         it = self.ex.fresh(item.span, "piece")
         label = self.ex.resolve(item.label, set(), "a label", {"it": it}) if item.label is not None else None
         parts = self.ex.resolve(item.parts, set(), "a piece's parts", {"it": it}) if item.parts is not None else None
@@ -184,10 +191,11 @@ class Checker:
             return d.ZoneDef(z.name, dims, z.kind or "pile", z.visibility, capacity, z.span)
         if z.kind is not None:
             self.error(z.span, f"zone {z.name!r} is a grid: 'grid(w, h)' is its kind, so it cannot also be a {z.kind}")
-        size = d.GridSize(self.ex.resolve(z.grid[0], set(), "a grid size"), self.ex.resolve(z.grid[1], set(), "a grid size"))
+        width, height = z.grid
+        size = d.GridSize(self.ex.resolve(width, set(), "a grid size"), self.ex.resolve(height, set(), "a grid size"))
         return d.ZoneDef(z.name, dims, "grid", z.visibility, capacity, z.span, size)
 
-    def _grid_zone(self, node: Any) -> str | None:
+    def _grid_zone(self, node: ast.Expr) -> str | None:
         """The name of the grid zone `node` refers to (`board`, `board[p]`), or None."""
         target = node.obj if isinstance(node, ast.Index) else node
         if isinstance(target, ast.Name) and target.name in self.sym.grids:
@@ -201,12 +209,14 @@ class Checker:
         b.emit(d.Return(decl.span))
         return d.ProcDef(decl.name, decl.params, tuple(b.code), (), decl.span)
 
-    def _block(self, b: _ProcBuilder, body: tuple[Any, ...], scope: set[str], in_turn: bool, guard: Any = None) -> None:
+    def _block(self, b: _ProcBuilder, body: ast.Block, scope: set[str], *, in_turn: bool,
+               guard: ast.Expr | None = None) -> None:
         scope = set(scope)
         for i, stmt in enumerate(body):
-            self._stmt(b, stmt, scope, in_turn, guard if i == 0 else None)
+            self._stmt(b, stmt, scope, in_turn=in_turn, guard=guard if i == 0 else None)
 
-    def _stmt(self, b: _ProcBuilder, st: Any, scope: set[str], in_turn: bool, guard: Any = None) -> None:  # noqa: C901, PLR0912, PLR0915
+    def _stmt(self, b: _ProcBuilder, st: ast.Stmt, scope: set[str], *, in_turn: bool,  # noqa: C901, PLR0912, PLR0915
+              guard: ast.Expr | None = None) -> None:
         ex = self.ex
         sp = st.span
         if isinstance(st, ast.Let):
@@ -221,11 +231,11 @@ class Checker:
             ends = []
             for cond, body in st.branches:
                 jf = b.emit(d.JumpIfNot(cond.span, ex.resolve(cond, scope), -1))
-                self._block(b, body, scope, in_turn, cond)
+                self._block(b, body, scope, in_turn=in_turn, guard=cond)
                 ends.append(b.emit(d.Jump(sp, -1)))
                 b.patch(jf, target=b.here())
             if st.other is not None:
-                self._block(b, st.other, scope, in_turn)
+                self._block(b, st.other, scope, in_turn=in_turn)
             for e in ends:
                 b.patch(e, target=b.here())
         elif isinstance(st, (ast.For, ast.Repeat)):
@@ -238,7 +248,7 @@ class Checker:
                 b.emit(d.IterInit(sp, slot, None, ex.resolve(st.count, scope)))
             top = b.emit(d.IterNext(sp, slot, var, -1))
             b.loops.append([])
-            self._block(b, st.body, scope | {var}, in_turn)
+            self._block(b, st.body, scope | {var}, in_turn=in_turn)
             b.emit(d.Jump(sp, top))
             end = b.here()
             b.patch(top, end=end)
@@ -247,7 +257,7 @@ class Checker:
         elif isinstance(st, ast.While):
             top = b.emit(d.JumpIfNot(sp, ex.resolve(st.cond, scope), -1))
             b.loops.append([])
-            self._block(b, st.body, scope, in_turn, st.cond)
+            self._block(b, st.body, scope, in_turn=in_turn, guard=st.cond)
             b.emit(d.Jump(sp, top))
             b.patch(top, target=b.here())
             for pc in b.loops.pop():
@@ -255,7 +265,7 @@ class Checker:
         elif isinstance(st, ast.Loop):
             top = b.here()
             b.loops.append([])
-            self._block(b, st.body, scope, in_turn)
+            self._block(b, st.body, scope, in_turn=in_turn)
             b.emit(d.Jump(sp, top))
             for pc in b.loops.pop():
                 b.patch(pc, target=b.here())
@@ -292,7 +302,7 @@ class Checker:
                 names.append(br.name)
                 when = ex.resolve(br.when, scope, "'when'") if br.when is not None else None
                 options.append(d.BranchOption(br.name, when, b.here(), br.otherwise))
-                self._block(b, br.body, scope, in_turn)
+                self._block(b, br.body, scope, in_turn=in_turn)
                 ends.append(b.emit(d.Jump(sp, -1)))
             for e in ends:
                 b.patch(e, target=b.here())
@@ -330,7 +340,8 @@ class Checker:
 
     def _place(self, b: _ProcBuilder, st: ast.Place, scope: set[str]) -> None:
         if self._grid_zone(st.zone) is None:
-            self.error(st.zone.span, "'place' puts a piece on a grid zone, such as 'board' or 'board[p]' declared with grid(w, h)")
+            msg = "'place' puts a piece on a grid zone, such as 'board' or 'board[p]' declared with grid(w, h)"
+            self.error(st.zone.span, msg)
             return
         piece, cells = self.ex.resolve(st.piece, scope), self.ex.resolve(st.cells, scope)
         zone = self.ex.zone(st.zone, scope)
@@ -343,7 +354,8 @@ class Checker:
             b.emit(d.SetLocal(st.span, st.name, st.op, value))
             return
         if st.name not in self.sym.vars:
-            self.error(st.span, f"cannot set {st.name!r}: not a variable or local{suggest(st.name, [*scope, *self.sym.vars])}")
+            hint = suggest(st.name, [*scope, *self.sym.vars])
+            self.error(st.span, f"cannot set {st.name!r}: not a variable or local{hint}")
             return
         args = self.ex.var_args(st.name, st.index or (), st.span, scope)
         if args is not None:
@@ -351,7 +363,8 @@ class Checker:
 
     def _move(self, b: _ProcBuilder, st: ast.Move, scope: set[str]) -> None:
         if self._grid_zone(st.dest) is not None:
-            self.error(st.dest.span, f"pieces go on grid zone {self._grid_zone(st.dest)!r} with 'place PIECE on ZONE at CELLS', not 'move'")
+            msg = f"pieces go on grid zone {self._grid_zone(st.dest)!r} with 'place PIECE on ZONE at CELLS', not 'move'"
+            self.error(st.dest.span, msg)
             return
         pieces = self.ex.resolve(st.pieces, scope)
         amount = self.ex.resolve(st.amount, scope) if st.amount is not None else None
@@ -372,7 +385,7 @@ class Checker:
             self.error(st.span, f"unknown component type {st.type!r}")
             return
         inner = set(scope)
-        fors = []
+        fors: list[m.CompFor] = []
         for f in st.fors:
             items = self.ex.resolve(f.iter, inner)
             inner = inner | {f.var}
@@ -385,32 +398,38 @@ class Checker:
         for k, _, span in st.kwargs:
             if k not in {f for f, _, _ in fields}:
                 self.error(span, f"component {st.type!r} has no attribute {k!r}")
-        for f, _, _ in fields:
-            if f not in given:
-                self.error(st.span, f"attribute {f!r} of {st.type!r} is not given")
+        for fname, _, _ in fields:
+            if fname not in given:
+                self.error(st.span, f"attribute {fname!r} of {st.type!r} is not given")
         kwargs = tuple(d.KeywordArg(k, self.ex.resolve(v, inner)) for k, v, _ in st.kwargs)
-        if self._grid_zone(st.dest) is not None:
-            self.error(st.dest.span, f"pieces cannot be created on grid zone {self._grid_zone(st.dest)!r}: create them elsewhere, then 'place' them")
+        grid = self._grid_zone(st.dest)
+        if grid is not None:
+            msg = f"pieces cannot be created on grid zone {grid!r}: create them elsewhere, then 'place' them"
+            self.error(st.dest.span, msg)
             return
         dest = self.ex.zone(st.dest, scope)
         if dest is not None:
             b.emit(d.Create(st.span, st.type, tuple(fors), count, kwargs, dest))
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Structural equality of AST nodes, ignoring where they were written."""
-    if type(a) is not type(b):
+def _same(a: object, b: object) -> bool:
+    """Tells if two AST nodes are equal in structure, wherever they were written."""
+    cls = type(a)
+    if cls is not type(b):
         return False
-    if isinstance(a, tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if not hasattr(a, "__attrs_attrs__"):
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if not attrs.has(cls):
         return bool(a == b)
-    return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in a.__attrs_attrs__ if f.name != "span")
+    return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in attrs.fields(cls) if f.name != "span")
 
 
-def _guarantees_nonempty(cond: Any, domain: Any) -> bool:
-    """Whether `cond` (just checked) proves `domain` non-empty: `not empty(X)` guarding a choice
-    from X, X.attr or distinct(...) of those. Such a choice can never be a dead end."""
+def _guarantees_nonempty(cond: ast.Expr, domain: ast.Expr) -> bool:
+    """Tells if `cond` (just checked) proves `domain` non-empty.
+
+    That is `not empty(X)` guarding a choice from X, X.attr or distinct(...) of those. Such a
+    choice can never be a dead end.
+    """
     base = domain
     while True:
         if isinstance(base, ast.Call) and base.func in ("distinct", "sorted") and len(base.args) == 1:
@@ -449,8 +468,7 @@ def successors(ins: d.Instr, pc: int) -> list[int]:
 
 
 def _with_probe_flags(procs: dict[str, d.ProcDef]) -> dict[str, d.ProcDef]:
-    """Marks, for each instruction, whether a dead end may lie after it before the turn ends
-    (see `Probe`)."""
+    """Marks, for each instruction, whether a dead end may lie after it before the turn ends (see `Probe`)."""
     fails = {name: any(_fail_point(i, {}) for i in p.code) for name, p in procs.items()}
     changed = True
     while changed:
@@ -458,9 +476,9 @@ def _with_probe_flags(procs: dict[str, d.ProcDef]) -> dict[str, d.ProcDef]:
         for name, p in procs.items():
             if not fails[name] and any(isinstance(i, d.CallProc) and fails.get(i.proc, False) for i in p.code):
                 fails[name] = changed = True
-    out = {}
+    out: dict[str, d.ProcDef] = {}
     for name, p in procs.items():
-        flags = []
+        flags: list[d.Probe] = []
         for pc, ins in enumerate(p.code):
             seen: set[int] = set()
             stack = successors(ins, pc)

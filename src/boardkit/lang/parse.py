@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import functools
 import threading
+from typing import TYPE_CHECKING, cast
 
 import lark
 
-from boardkit.lang import ast
-from boardkit.lang.ast_build import Builder
 from boardkit.errors import Diagnostic, RuleError
+from boardkit.lang.ast_build import Builder
 from boardkit.source import SourceFile, Span
+
+if TYPE_CHECKING:
+    from boardkit.lang import ast
 
 # Friendlier names for the tokens lark reports as expected.
 _TOKEN_NAMES = {
@@ -18,6 +21,8 @@ _TOKEN_NAMES = {
     "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'", "COMMA": "','",
     "EQUAL": "'='", "$END": "end of file",
 }
+# How many of the expected tokens a message lists.
+_EXPECTED_SHOWN = 6
 
 
 _BUILDER = Builder()
@@ -45,8 +50,8 @@ def _token_text(name: str) -> str:
 
 def _expected(names: set[str]) -> str:
     shown = sorted({_token_text(n) for n in names})
-    if len(shown) > 6:
-        shown = shown[:6] + ["..."]
+    if len(shown) > _EXPECTED_SHOWN:
+        shown = [*shown[:_EXPECTED_SHOWN], "..."]
     return ", ".join(shown)
 
 
@@ -56,13 +61,15 @@ def _diagnostic(err: lark.exceptions.UnexpectedInput, source: SourceFile) -> Dia
         tok = err.token
         found = "end of file" if tok.type == "$END" else repr(str(tok))
         if tok.type != "$END":
-            span = Span(source.filename, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+            end_line, end_column = tok.end_line or tok.line, tok.end_column or tok.column + 1
+            span = Span(source.filename, tok.line, tok.column, end_line, end_column)
         else:
             lines = source.text.rstrip("\n").split("\n")
             span = Span(source.filename, len(lines), len(lines[-1]) + 1)
         return Diagnostic(span, f"unexpected {found}; expected {_expected(err.expected)}")
     if isinstance(err, lark.exceptions.UnexpectedCharacters):
-        char = source.text[err.pos_in_stream] if err.pos_in_stream < len(source.text) else "?"
+        pos = err.pos_in_stream
+        char = source.text[pos] if pos is not None and pos < len(source.text) else "?"
         return Diagnostic(span, f"unexpected character {char!r}")
     return Diagnostic(span, "unexpected end of file")
 
@@ -77,7 +84,8 @@ def parse(source: SourceFile) -> ast.RuleFile:
     with _LOCK:
         _BUILDER.filename = source.filename
         try:
-            return parser.parse(source.text)
+            # The builder turns the `start` rule into a RuleFile.
+            return cast("ast.RuleFile", parser.parse(source.text))
         except lark.exceptions.UnexpectedInput as err:
             raise RuleError([_diagnostic(err, source)], source) from None
         except RuleError as err:  # from the builder, which knows no source text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import attrs
 
@@ -17,10 +17,15 @@ from boardkit.errors import Diagnostic
 from boardkit.lang import ast
 from boardkit.model import expr as m
 from boardkit.model.signatures import SIGNATURES, STATE_NAMES
-from boardkit.source import Span
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from boardkit.source import Span
 
 
-def suggest(name: str, candidates: Any) -> str:
+def suggest(name: str, candidates: Iterable[str]) -> str:
+    """Returns "; did you mean 'x'?" for the candidate closest to a misspelt `name`, or ""."""
     close = difflib.get_close_matches(name, list(candidates), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
 
@@ -41,10 +46,11 @@ class Symbols:
     grids: set[str] = attrs.field(factory=set)  # zones declared with grid(w, h)
 
     def all_names(self) -> list[str]:
+        """Returns every name an expression may use, for suggestions."""
         return [*self.enums, *self.members, *self.zones, *self.vars, *self.consts, *self.options, *STATE_NAMES]
 
 
-Bindings = dict[str, m.Bound]
+Bindings: TypeAlias = dict[str, m.Bound]
 
 
 class Resolver:
@@ -68,27 +74,32 @@ class Resolver:
         return _drawing_funcs(self.sym.funcs)
 
     def error(self, span: Span, msg: str) -> None:
+        """Records a problem at `span`."""
         self.diags.append(Diagnostic(span, msg))
 
     def fresh(self, span: Span, base: str) -> m.Bound:
-        """A new bound name, unique in the ruleset."""
+        """Returns a new bound name, unique in the ruleset."""
         self._counter += 1
         return m.Bound(span, f"_{base}{self._counter}")
 
     # Public entry points.
-    def resolve(self, node: Any, scope: set[str], reading: str | None = None,
+    def resolve(self, node: ast.Expr, scope: set[str], reading: str | None = None,
                 bound: Bindings | None = None) -> m.Expr:
-        """Resolves an expression. `reading` names where it is evaluated on reads of the game
-        (a choice's options, a score): there `random` would change the game by looking at it."""
+        """Resolves an expression.
+
+        `reading` names where it is evaluated on reads of the game (a choice's options, a
+        score): there `random` would change the game by looking at it.
+        """
         self._reading = reading
         try:
             return self.gen(node, scope, bound or {})
         finally:
             self._reading = None
 
-    def zone(self, node: Any, scope: set[str], bound: Bindings | None = None) -> m.ZoneRef | None:
+    def zone(self, node: ast.Expr, scope: set[str], bound: Bindings | None = None) -> m.ZoneRef | None:
         """Resolves a reference to one zone (not its contents)."""
         bound = bound or {}
+        args: tuple[ast.Expr, ...]
         if isinstance(node, ast.Name) and node.name in self.sym.zones and node.name not in bound:
             name, args = node.name, ()
         elif (isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.name in self.sym.zones
@@ -100,12 +111,14 @@ class Resolver:
         self.used.add(name)
         dims = self.sym.zones[name]
         if len(args) != len(dims):
-            self.error(node.span, f"zone {name!r} takes {len(dims)} index(es) ({', '.join(dims) or 'none'}), got {len(args)}")
+            wanted = ", ".join(dims) or "none"
+            self.error(node.span, f"zone {name!r} takes {len(dims)} index(es) ({wanted}), got {len(args)}")
             return None
         return m.ZoneRef(node.span, name, tuple(self.gen(a, scope, bound) for a in args))
 
-    def var_args(self, name: str, args: tuple[Any, ...], span: Span, scope: set[str],
+    def var_args(self, name: str, args: tuple[ast.Expr, ...], span: Span, scope: set[str],
                  bound: Bindings | None = None) -> tuple[m.Expr, ...] | None:
+        """Resolves the indexes of variable `name`; None, with a diagnostic, if their number is wrong."""
         dims = self.sym.vars[name]
         self.used.add(name)
         if len(args) != len(dims):
@@ -114,23 +127,21 @@ class Resolver:
         return tuple(self.gen(a, scope, bound or {}) for a in args)
 
     # Expressions.
-    def gen(self, node: Any, scope: set[str], bound: Bindings) -> m.Expr:
-        method = getattr(self, "_" + type(node).__name__, None)
+    def gen(self, node: ast.Expr, scope: set[str], bound: Bindings) -> m.Expr:
+        """Resolves an expression within another; `bound` holds the names bound around it."""
+        method = self._METHODS.get(type(node))
         if method is None:
             self.error(node.span, "not an expression")
             return m.Lit(node.span, None)
-        result: m.Expr = method(node, scope, bound)
-        return result
+        return method(self, node, scope, bound)
 
-    def _Num(self, node: Any, scope: set[str], bound: Bindings) -> m.Expr:
+    def _literal(self, node: ast.Num | ast.Str | ast.Bool, _scope: set[str], _bound: Bindings) -> m.Expr:
         return m.Lit(node.span, node.value)
 
-    _Str = _Bool = _Num
-
-    def _NoneLit(self, node: ast.NoneLit, scope: set[str], bound: Bindings) -> m.Expr:
+    def _none(self, node: ast.NoneLit, _scope: set[str], _bound: Bindings) -> m.Expr:
         return m.Lit(node.span, None)
 
-    def _Name(self, node: ast.Name, scope: set[str], bound: Bindings) -> m.Expr:  # noqa: PLR0911
+    def _name(self, node: ast.Name, scope: set[str], bound: Bindings) -> m.Expr:  # noqa: C901, PLR0911 - one case per kind of name
         name, sym, span = node.name, self.sym, node.span
         if name in bound:
             return attrs.evolve(bound[name], span=span)
@@ -161,7 +172,7 @@ class Resolver:
         self.error(span, f"unknown name {name!r}{suggest(name, [*scope, *bound, *sym.all_names()])}")
         return m.Lit(span, None)
 
-    def _It(self, node: ast.It, scope: set[str], bound: Bindings) -> m.Expr:
+    def _it(self, node: ast.It, _scope: set[str], bound: Bindings) -> m.Expr:
         if "it" not in bound:
             self.error(node.span, "'it' is only defined inside 'where'")
             return m.Lit(node.span, None)
@@ -171,18 +182,18 @@ class Resolver:
         if name not in self.sym.attributes:
             self.error(span, f"no component has an attribute {name!r}{suggest(name, self.sym.attributes)}")
 
-    def _ItAttr(self, node: ast.ItAttr, scope: set[str], bound: Bindings) -> m.Expr:
+    def _it_attr(self, node: ast.ItAttr, _scope: set[str], bound: Bindings) -> m.Expr:
         self._check_attr(node.attr, node.span)
         if "it" not in bound:
             self.error(node.span, f"'.{node.attr}' is only defined inside 'where' or a component label")
             return m.Lit(node.span, None)
         return m.PieceAttr(node.span, bound["it"], node.attr)
 
-    def _Attr(self, node: ast.Attr, scope: set[str], bound: Bindings) -> m.Expr:
+    def _attr(self, node: ast.Attr, scope: set[str], bound: Bindings) -> m.Expr:
         self._check_attr(node.attr, node.span)
         return m.Attr(node.span, self.gen(node.obj, scope, bound), node.attr)
 
-    def _Index(self, node: ast.Index, scope: set[str], bound: Bindings) -> m.Expr:
+    def _index(self, node: ast.Index, scope: set[str], bound: Bindings) -> m.Expr:
         if isinstance(node.obj, ast.Name) and node.obj.name not in scope and node.obj.name not in bound:
             name = node.obj.name
             if name in self.sym.zones:
@@ -194,7 +205,7 @@ class Resolver:
         self.error(node.span, "only zones and variables can be indexed; use first(), last() or position() on lists")
         return m.Lit(node.span, None)
 
-    def _Call(self, node: ast.Call, scope: set[str], bound: Bindings) -> m.Expr:
+    def _call(self, node: ast.Call, scope: set[str], bound: Bindings) -> m.Expr:
         name, span = node.func, node.span
         sig = SIGNATURES.get(name)
         if sig is not None and sig.grid_zone_first and name not in self.sym.funcs:
@@ -224,8 +235,11 @@ class Resolver:
         return m.BuiltinCall(span, name, args, sig.needs_state)
 
     def _grid_call(self, node: ast.Call, scope: set[str], bound: Bindings) -> m.Expr:
-        """A grid built-in: its first argument names a grid zone, and a key argument is an
-        expression of `it`, the cell (docs/reference/grid.md)."""
+        """Resolves a call of a grid built-in.
+
+        Its first argument names a grid zone, and a key argument is an expression of `it`, the
+        cell (docs/reference/grid.md).
+        """
         name, span = node.func, node.span
         sig = SIGNATURES[name]
         if not sig.low <= len(node.args) <= sig.high:
@@ -238,7 +252,8 @@ class Resolver:
                 and target.name not in scope):
             shown = (f" ({target.name!r} is not one)"
                      if isinstance(target, ast.Name) and target.name in self.sym.zones else "")
-            self.error(zone_node.span, f"{name}() needs a grid zone first, such as 'board' declared with grid(w, h){shown}")
+            msg = f"{name}() needs a grid zone first, such as 'board' declared with grid(w, h){shown}"
+            self.error(zone_node.span, msg)
             return m.Lit(span, None)
         zone = self.zone(zone_node, scope, bound)
         if zone is None:
@@ -252,30 +267,30 @@ class Resolver:
                 args.append(self.gen(a, scope, bound))
         return m.GridCall(span, name, zone, tuple(args))
 
-    def _Unary(self, node: ast.Unary, scope: set[str], bound: Bindings) -> m.Expr:
+    def _unary(self, node: ast.Unary, scope: set[str], bound: Bindings) -> m.Expr:
         return m.Unary(node.span, node.op, self.gen(node.operand, scope, bound))
 
-    def _Binary(self, node: ast.Binary, scope: set[str], bound: Bindings) -> m.Expr:
+    def _binary(self, node: ast.Binary, scope: set[str], bound: Bindings) -> m.Expr:
         return m.Binary(node.span, node.op, self.gen(node.left, scope, bound), self.gen(node.right, scope, bound))
 
-    def _BoolOp(self, node: ast.BoolOp, scope: set[str], bound: Bindings) -> m.Expr:
+    def _bool_op(self, node: ast.BoolOp, scope: set[str], bound: Bindings) -> m.Expr:
         return m.BoolOp(node.span, node.op, tuple(self.gen(v, scope, bound) for v in node.values))
 
-    def _Ternary(self, node: ast.Ternary, scope: set[str], bound: Bindings) -> m.Expr:
+    def _ternary(self, node: ast.Ternary, scope: set[str], bound: Bindings) -> m.Expr:
         return m.Ternary(node.span, self.gen(node.cond, scope, bound), self.gen(node.then, scope, bound),
                          self.gen(node.other, scope, bound))
 
-    def _ListLit(self, node: ast.ListLit, scope: set[str], bound: Bindings) -> m.Expr:
+    def _list(self, node: ast.ListLit, scope: set[str], bound: Bindings) -> m.Expr:
         return m.ListLit(node.span, tuple(self.gen(x, scope, bound) for x in node.items))
 
-    def _Where(self, node: ast.Where, scope: set[str], bound: Bindings) -> m.Expr:
+    def _where(self, node: ast.Where, scope: set[str], bound: Bindings) -> m.Expr:
         coll = self.gen(node.coll, scope, bound)
         it = self.fresh(node.span, "it")
         return m.Where(node.span, coll, it, self.gen(node.cond, scope, {**bound, "it": it}))
 
-    def _ListComp(self, node: ast.ListComp, scope: set[str], bound: Bindings) -> m.Expr:
+    def _list_comp(self, node: ast.ListComp, scope: set[str], bound: Bindings) -> m.Expr:
         inner = dict(bound)
-        fors = []
+        fors: list[m.CompFor] = []
         for f in node.fors:
             it = self.gen(f.iter, scope, inner)
             var = self.fresh(f.span, f"v_{f.var}_")
@@ -284,8 +299,16 @@ class Resolver:
             fors.append(m.CompFor(f.span, var, it, cond))
         return m.ListComp(node.span, self.gen(node.elt, scope, inner), tuple(fors))
 
+    # The method that resolves each kind of expression node.
+    _METHODS: ClassVar[dict[type[ast.Expr], Callable[[Resolver, Any, set[str], Bindings], m.Expr]]] = {
+        ast.Num: _literal, ast.Str: _literal, ast.Bool: _literal, ast.NoneLit: _none, ast.Name: _name, ast.It: _it,
+        ast.ItAttr: _it_attr, ast.Attr: _attr, ast.Index: _index, ast.Call: _call, ast.Unary: _unary,
+        ast.Binary: _binary, ast.BoolOp: _bool_op, ast.Ternary: _ternary, ast.ListLit: _list, ast.Where: _where,
+        ast.ListComp: _list_comp,
+    }
 
-def _drawing_funcs(funcs: dict[str, Any]) -> set[str]:
+
+def _drawing_funcs(funcs: dict[str, ast.FuncDecl]) -> set[str]:
     """User functions that call random(), directly or through one another."""
     calls = {name: _calls(decl.body) for name, decl in funcs.items()}
     drawing = {name for name, called in calls.items() if "random" in called}
@@ -299,6 +322,6 @@ def _drawing_funcs(funcs: dict[str, Any]) -> set[str]:
     return drawing
 
 
-def _calls(node: Any) -> set[str]:
+def _calls(node: ast.Expr) -> set[str]:
     """Names of the functions an expression calls."""
     return {n.func for n in ast.walk(node) if isinstance(n, ast.Call)}

@@ -1,0 +1,1 @@
+"""The checked model of a ruleset: typed, frozen data that the compiler reads and nothing runs."""

@@ -18,6 +18,8 @@ from boardkit.source import SourceFile, Span
 
 @attrs.frozen
 class EnumDef:
+    """`enum Colour { red, blue }`: a named list of members, in declared order."""
+
     name: str
     members: tuple[str, ...]
 
@@ -32,6 +34,8 @@ class Field:
 
 @attrs.frozen
 class ComponentDef:
+    """`component Card { colour: Colour, value: int }`: a kind of piece, its attributes and label."""
+
     name: str
     fields: tuple[Field, ...]
     # Evaluated with `it` bound to the piece.
@@ -43,6 +47,8 @@ class ComponentDef:
 
 @attrs.frozen
 class GridSize:
+    """The `grid(w, h)` of a grid zone: its width and height, evaluated when a game starts."""
+
     width: Expr
     height: Expr
 
@@ -62,6 +68,8 @@ class ZoneDef:
 
 @attrs.frozen
 class VarDef:
+    """`var score[Player] = 0`: a variable family, one value per combination of its indexes."""
+
     name: str
     dims: tuple[str, ...]
     init: Expr
@@ -70,6 +78,8 @@ class VarDef:
 
 @attrs.frozen
 class ConstDef:
+    """`const HAND = 5`: a constant, worked out from the rules alone."""
+
     name: str
     value: Expr
     span: Span
@@ -87,6 +97,8 @@ class OptionDef:
 
 @attrs.frozen
 class FuncDef:
+    """`func double(x) = x * 2`: a function of the rules, an expression of its parameters."""
+
     name: str
     params: tuple[Bound, ...]
     body: Expr
@@ -105,6 +117,8 @@ class ScoreDef:
 # Instructions. Each carries the span of the rule it comes from, for runtime errors.
 @attrs.frozen
 class Let:
+    """`let x = e`: binds a new local."""
+
     span: Span
     name: str
     value: Expr
@@ -112,6 +126,8 @@ class Let:
 
 @attrs.frozen
 class SetLocal:
+    """`set x = e` (or `+=`, `-=`) on a local."""
+
     span: Span
     name: str
     op: str  # "=", "+=", "-="
@@ -120,6 +136,8 @@ class SetLocal:
 
 @attrs.frozen
 class SetVar:
+    """`set score[p] += e` on a variable; `args` index it."""
+
     span: Span
     var: str
     args: tuple[Expr, ...]
@@ -142,18 +160,24 @@ class MovePieces:
 
 @attrs.frozen
 class Shuffle:
+    """`shuffle deck`: puts a zone's pieces in a random order."""
+
     span: Span
     zone: ZoneRef
 
 
 @attrs.frozen
 class KeywordArg:
+    """`colour: c` in `create`: the value of one attribute of the pieces created."""
+
     name: str
     value: Expr
 
 
 @attrs.frozen
 class Create:
+    """`create n Card(colour: c) for c in Colour into deck`: makes new pieces in a zone."""
+
     span: Span
     type: str
     fors: tuple[CompFor, ...]
@@ -164,6 +188,8 @@ class Create:
 
 @attrs.frozen
 class Log:
+    """`log "message", x, y`: adds a message to the game's events."""
+
     span: Span
     message: str
     args: tuple[Expr, ...]
@@ -171,6 +197,8 @@ class Log:
 
 @attrs.frozen
 class Peek:
+    """`peek PIECES by PLAYER`: that player now knows those pieces."""
+
     span: Span
     pieces: Expr
     player: Expr
@@ -178,12 +206,16 @@ class Peek:
 
 @attrs.frozen
 class Reveal:
+    """`reveal PIECES`: every player now knows those pieces."""
+
     span: Span
     pieces: Expr
 
 
 @attrs.frozen
 class Place:
+    """`place PIECE on GRID at CELLS`: one piece onto cells of a grid zone."""
+
     span: Span
     piece: Expr
     zone: ZoneRef
@@ -192,12 +224,16 @@ class Place:
 
 @attrs.frozen
 class Jump:
+    """Goes on at instruction `target`."""
+
     span: Span
     target: int
 
 
 @attrs.frozen
 class JumpIfNot:
+    """Goes on at instruction `target` unless `cond` holds."""
+
     span: Span
     cond: Expr
     target: int
@@ -215,6 +251,8 @@ class IterInit:
 
 @attrs.frozen
 class IterNext:
+    """Binds `var` to the next item of the iteration in local `slot`, or jumps to `end` when none is left."""
+
     span: Span
     slot: str
     var: str
@@ -223,6 +261,8 @@ class IterNext:
 
 @attrs.frozen
 class CallProc:
+    """`name(args)` as a statement: runs a procedure of the rules, then goes on."""
+
     span: Span
     proc: str
     args: tuple[Expr, ...]
@@ -230,6 +270,8 @@ class CallProc:
 
 @attrs.frozen
 class Return:
+    """`return`: leaves the running procedure (every procedure also ends with one)."""
+
     span: Span
 
 
@@ -248,6 +290,8 @@ class Choose:
 
 @attrs.frozen
 class BranchOption:
+    """One option of a `Branch`: its name, the condition that offers it and where its block starts."""
+
     name: str
     when: Expr | None
     target: int
@@ -266,6 +310,8 @@ class Branch:
 
 @attrs.frozen
 class Require:
+    """`require cond "message"`: a turn where `cond` fails is a dead end, never offered."""
+
     span: Span
     cond: Expr
     message: str
@@ -273,18 +319,24 @@ class Require:
 
 @attrs.frozen
 class EndGame:
+    """`end game reason`: ends the game with that reason."""
+
     span: Span
     reason: Expr
 
 
 @attrs.frozen
 class TurnBegin:
+    """The start of a `turn PLAYER { ... }` block: that player's turn begins."""
+
     span: Span
     player: Expr
 
 
 @attrs.frozen
 class TurnEnd:
+    """The end of a `turn` block: the turn ends."""
+
     span: Span
 
 
@@ -296,9 +348,12 @@ Decision: TypeAlias = Choose | Branch
 
 @attrs.frozen
 class Probe:
-    """What may follow an instruction within its procedure: whether a dead end (a require, a
-    move into a zone with a capacity, a decision that may have no option) is reachable, and
-    whether the procedure's return is. Decisions with neither need no look-ahead."""
+    """What may follow an instruction within its procedure.
+
+    Whether a dead end (a require, a move into a zone with a capacity, a decision that may have
+    no option) is reachable, and whether the procedure's return is. Decisions with neither need
+    no look-ahead.
+    """
 
     fail: bool
     ret: bool
@@ -306,6 +361,8 @@ class Probe:
 
 @attrs.frozen
 class ProcDef:
+    """A procedure (`setup`, `play` or `proc name(params)`) as flat instructions, with a `Probe` per instruction."""
+
     name: str
     params: tuple[str, ...]
     code: tuple[Instr, ...]

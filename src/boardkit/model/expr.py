@@ -62,6 +62,8 @@ class Bound:
 
 @attrs.frozen
 class OptionRef:
+    """A declared option, by name: its value is chosen when a game starts."""
+
     span: Span
     name: str
 
@@ -112,6 +114,8 @@ class PieceAttr:
 
 @attrs.frozen
 class BuiltinCall:
+    """A call of a built-in function; `needs_state` when it reads the game (`random`, `next`)."""
+
     span: Span
     name: str
     args: tuple[Expr, ...]
@@ -148,6 +152,8 @@ class FuncCall:
 
 @attrs.frozen
 class Unary:
+    """`not x` or `-x`."""
+
     span: Span
     op: str  # "not" or "-"
     operand: Expr
@@ -155,6 +161,8 @@ class Unary:
 
 @attrs.frozen
 class Binary:
+    """`x op y`: arithmetic (`+ - * / %`), a comparison, or `in` and `not in`."""
+
     span: Span
     op: str
     left: Expr
@@ -163,6 +171,8 @@ class Binary:
 
 @attrs.frozen
 class BoolOp:
+    """`x and y and ...` or `x or y or ...`, evaluated left to right, stopping early."""
+
     span: Span
     op: str  # "and" or "or"
     values: tuple[Expr, ...]
@@ -170,6 +180,8 @@ class BoolOp:
 
 @attrs.frozen
 class Ternary:
+    """`if cond then x else y`."""
+
     span: Span
     cond: Expr
     then: Expr
@@ -178,6 +190,8 @@ class Ternary:
 
 @attrs.frozen
 class ListLit:
+    """`[a, b, c]`."""
+
     span: Span
     items: tuple[Expr, ...]
 
@@ -194,6 +208,8 @@ class Where:
 
 @attrs.frozen
 class CompFor:
+    """`for var in iter [if cond]`, one clause of a list comprehension or of `create`."""
+
     span: Span
     var: Bound
     iter: Expr
@@ -202,6 +218,8 @@ class CompFor:
 
 @attrs.frozen
 class ListComp:
+    """`[elt for v in xs if cond ...]`: a list comprehension, its clauses outermost first."""
+
     span: Span
     elt: Expr
     fors: tuple[CompFor, ...]

@@ -1,5 +1,8 @@
-"""Signatures of the rule language's built-in functions: what the checker needs to validate a
-call without importing the runtime that implements it (`runtime/builtins.py`)."""
+"""Signatures of the rule language's built-in functions.
+
+What the checker needs to validate a call without importing the runtime that implements it
+(`runtime/builtins.py`).
+"""
 
 from __future__ import annotations
 
@@ -8,8 +11,11 @@ import attrs
 
 @attrs.frozen
 class Signature:
-    """How a built-in is called: its arity, whether it reads the game state, whether its first
-    argument is a grid zone and which argument (if any) is a per-cell key expression."""
+    """How a built-in is called.
+
+    Its arity, whether it reads the game state, whether its first argument is a grid zone and
+    which argument (if any) is a per-cell key expression.
+    """
 
     low: int
     high: int
@@ -23,7 +29,7 @@ def _sig(low: int, high: int | None = None, *, state: bool = False) -> Signature
 
 
 def _grid(low: int, high: int | None = None, key_arg: int | None = None) -> Signature:
-    return Signature(low, low if high is None else high, True, True, key_arg)
+    return Signature(low, low if high is None else high, needs_state=True, grid_zone_first=True, key_arg=key_arg)
 
 
 SIGNATURES: dict[str, Signature] = {

@@ -7,7 +7,7 @@ RNG) receive it as their first argument.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from boardkit.errors import Horizon
 from boardkit.runtime.grid import GRID_BUILTINS
@@ -15,12 +15,19 @@ from boardkit.runtime.listops import LIST_BUILTINS, LIST_LIMIT
 from boardkit.runtime.ordering import ORDER_BUILTINS
 from boardkit.runtime.pieces import Piece
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-def _distinct(xs: list) -> list:
+    from boardkit.runtime.state import State
+
+T = TypeVar("T")
+
+
+def _distinct(xs: list[T]) -> list[T]:
     try:
         return list(dict.fromkeys(xs))
     except TypeError:  # unhashable items, such as lists
-        seen: list = []
+        seen: list[T] = []
         for x in xs:
             if x not in seen:
                 seen.append(x)
@@ -35,7 +42,7 @@ def _range(low: int, high: int) -> list[int]:
     return list(range(low, high + 1))
 
 
-def _position(xs: list, x: Any) -> int:
+def _position(xs: list[T], x: T) -> int:
     """1-based position of x in xs, 0 when absent."""
     try:
         return xs.index(x) + 1
@@ -43,26 +50,26 @@ def _position(xs: list, x: Any) -> int:
         return 0
 
 
-def _concat(lists: list) -> list:
-    out: list = []
+def _concat(lists: list[list[T]]) -> list[T]:
+    out: list[T] = []
     for xs in lists:
         out.extend(xs)
     return out
 
 
-def _min(xs: Any, *rest: Any) -> Any:
+def _min(xs: Any, *rest: Any) -> Any:  # noqa: ANN401 - a list, or values, of any comparable kind
     return min(xs, *rest) if rest else min(xs)
 
 
-def _max(xs: Any, *rest: Any) -> Any:
+def _max(xs: Any, *rest: Any) -> Any:  # noqa: ANN401 - a list, or values, of any comparable kind
     return max(xs, *rest) if rest else max(xs)
 
 
-def _next(state: Any, p: int, k: int = 1) -> int:
+def _next(state: State, p: int, k: int = 1) -> int:
     return (p + k) % state.nplayers
 
 
-def _random(state: Any, xs: list) -> Any:
+def _random(state: State, xs: list[T]) -> T:
     if state.probing is not None:
         raise Horizon
     if not xs:
@@ -71,23 +78,23 @@ def _random(state: Any, xs: list) -> Any:
     return xs[state.rng.randrange(len(xs))]
 
 
-def _sorted(xs: list) -> list:
+def _sorted(xs: list[Any]) -> list[Any]:
     return sorted(xs, key=lambda x: x.id if isinstance(x, Piece) else x)
 
 
-def _count(xs: list, value: Any = None) -> int:
+def _count(xs: list[T], value: T | None = None) -> int:
     return len(xs) if value is None else xs.count(value)
 
 
-def _first(xs: list) -> Any:
+def _first(xs: list[T]) -> T:
     return xs[0]
 
 
-def _last(xs: list) -> Any:
+def _last(xs: list[T]) -> T:
     return xs[-1]
 
 
-def _rank(xs: list, keys: list) -> list[int]:
+def _rank(_xs: list[object], keys: list[Any]) -> list[int]:
     """Competition ranks (1 is best, ties share a rank) of xs by keys, higher key better."""
     return [1 + sum(1 for k in keys if k > key) for key in keys]
 

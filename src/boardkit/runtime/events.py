@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 import attrs
 
-event = attrs.frozen(slots=True)
 
-
-@event
+@attrs.frozen
 class Moved:
     """Pieces (by id) went from one zone to another."""
 
@@ -18,27 +16,33 @@ class Moved:
     dest: str
 
 
-@event
+@attrs.frozen
 class Shuffled:
+    """A zone's pieces were put in a random order."""
+
     zone: str
 
 
-@event
+@attrs.frozen
 class Created:
+    """New pieces (by id) were made in a zone."""
+
     pieces: tuple[int, ...]
     zone: str
 
 
-@event
+@attrs.frozen
 class VarSet:
-    """A variable's new value; pieces in it are named by id, `{"piece": 7}`, as every event
-    names them (see `pieces.by_id`)."""
+    """A variable's new value.
+
+    Pieces in it are named by id, `{"piece": 7}`, as every event names them (see `pieces.by_id`).
+    """
 
     var: str
     value: Any
 
 
-@event
+@attrs.frozen
 class Chose:
     """A player's decision, by its label."""
 
@@ -47,28 +51,36 @@ class Chose:
     prompt: str
 
 
-@event
+@attrs.frozen
 class TurnStarted:
+    """A player's turn began; `turn` numbers it among the game's turns, from 1."""
+
     player: int
     turn: int
 
 
-@event
+@attrs.frozen
 class TurnEnded:
+    """A player's turn ended."""
+
     player: int
 
 
-@event
+@attrs.frozen
 class GameEnded:
+    """The game ended, for this reason."""
+
     reason: str
 
 
-@event
+@attrs.frozen
 class Logged:
+    """What a `log` statement wrote: its message, then the labels of its values."""
+
     message: str
 
 
-@event
+@attrs.frozen
 class Peeked:
     """A player now knows these hidden pieces (by id)."""
 
@@ -76,14 +88,14 @@ class Peeked:
     player: int
 
 
-@event
+@attrs.frozen
 class Revealed:
     """Every player now knows these pieces (by id)."""
 
     pieces: tuple[int, ...]
 
 
-@event
+@attrs.frozen
 class Placed:
     """A piece (by id) went onto cells of a grid zone, at a level (docs/reference/grid.md)."""
 
@@ -94,5 +106,5 @@ class Placed:
     level: int
 
 
-Event = Union[Moved, Shuffled, Created, VarSet, Chose, TurnStarted, TurnEnded, GameEnded, Logged, Peeked, Revealed,
-              Placed]
+Event: TypeAlias = (Moved | Shuffled | Created | VarSet | Chose | TurnStarted | TurnEnded | GameEnded | Logged | Peeked
+                    | Revealed | Placed)

@@ -1,5 +1,6 @@
-"""Grids: zones whose cells stack pieces in levels, pieces that cover several cells, and the
-geometry built-ins of the rule language. Nothing here knows a game.
+"""Grids: zones whose cells stack pieces in levels, and pieces that cover several cells.
+
+Also the geometry built-ins of the rule language. Nothing here knows a game.
 
 A *cell* is a plain string ``"x,y"`` (``x`` from 0 to ``w - 1``, ``y`` from 0 to ``h - 1``):
 hashable, JSON as it is, and readable as a move label. A grid zone's runtime data is a
@@ -11,11 +12,16 @@ Board can cache what it computes (regions, occupied cells). See docs/reference/g
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from boardkit.errors import RULE_FAULTS, RuleRuntimeError
 from boardkit.runtime.events import Placed
 from boardkit.runtime.pieces import Piece
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from boardkit.runtime.state import State
 
 # The longest side of a grid: room for any board, and a bound on what cell lists may cost.
 MAX_SIDE = 100
@@ -30,7 +36,7 @@ def cell(x: int, y: int) -> str:
     return f"{x},{y}"
 
 
-def _xy(c: Any) -> tuple[int, int]:
+def _xy(c: object) -> tuple[int, int]:
     if not isinstance(c, str) or c.count(",") != 1:
         msg = f"expected a cell such as '3,4', not {c!r}"
         raise ValueError(msg)
@@ -106,39 +112,45 @@ class Board:
 
     __slots__ = ("_groups", "_occupied", "_rims", "at", "geo", "levels", "parts", "shown", "stacks")
 
-    def __init__(self, geo: Geometry, stacks: dict, at: dict, levels: dict, parts: dict, shown: dict) -> None:
+    def __init__(self, geo: Geometry, *, stacks: dict[str, tuple[Piece, ...]], at: dict[int, tuple[str, ...]],
+                 levels: dict[int, int], parts: dict[int, tuple[Any, ...]], shown: dict[str, Any]) -> None:
         self.geo = geo
         self.stacks = stacks
         self.at = at
         self.levels = levels
         self.parts = parts
         self.shown = shown
-        self._groups: tuple[dict[str, int], list[list[str]], list[frozenset]] | None = None
+        self._groups: tuple[dict[str, int], list[list[str]], list[frozenset[str]]] | None = None
         self._occupied: list[str] | None = None
-        self._rims: dict[int, frozenset] = {}
+        self._rims: dict[int, frozenset[str]] = {}
 
     @classmethod
     def empty(cls, geo: Geometry) -> Board:
-        return cls(geo, {}, {}, {}, {}, {})
+        """Returns a Board with no piece on it."""
+        return cls(geo, stacks={}, at={}, levels={}, parts={}, shown={})
 
     def level_at(self, c: str) -> int:
+        """Returns the level of the top piece on cell c; 0 when the cell is empty."""
         st = self.stacks.get(c)
         return self.levels[st[0].id] if st else 0
 
-    def placed(self, piece: Piece, cells: tuple[str, ...], parts: tuple) -> tuple[Board, int]:
-        """A new Board with `piece` on `cells`, above whatever is there; and its level."""
+    def placed(self, piece: Piece, cells: tuple[str, ...], parts: tuple[Any, ...]) -> tuple[Board, int]:
+        """Returns a new Board with `piece` on `cells`, above whatever is there; and its level.
+
+        `parts` (one per cell) are what the piece shows on each.
+        """
         stacks = dict(self.stacks)
         shown = dict(self.shown)
         level = 1 + max(self.level_at(c) for c in cells)
-        for c, v in zip(cells, parts):
+        for c, v in zip(cells, parts, strict=True):
             stacks[c] = (piece, *stacks.get(c, ()))
             shown[c] = v
-        board = Board(self.geo, stacks, {**self.at, piece.id: cells}, {**self.levels, piece.id: level},
-                      {**self.parts, piece.id: parts}, shown)
+        board = Board(self.geo, stacks=stacks, at={**self.at, piece.id: cells}, levels={**self.levels, piece.id: level},
+                      parts={**self.parts, piece.id: parts}, shown=shown)
         return board, level
 
     def removed(self, piece: Piece) -> Board:
-        """A new Board without `piece`, which must lie on top of every cell it covers."""
+        """Returns a new Board without `piece`, which must lie on top of every cell it covers."""
         cells = self.at[piece.id]
         stacks = dict(self.stacks)
         shown = dict(self.shown)
@@ -156,23 +168,27 @@ class Board:
                 shown[c] = self.parts[below.id][self.at[below.id].index(c)]
         at, levels, parts = dict(self.at), dict(self.levels), dict(self.parts)
         del at[piece.id], levels[piece.id], parts[piece.id]
-        return Board(self.geo, stacks, at, levels, parts, shown)
+        return Board(self.geo, stacks=stacks, at=at, levels=levels, parts=parts, shown=shown)
 
     def occupied(self) -> list[str]:
+        """Returns the cells with a piece on them, row by row (cached)."""
         if self._occupied is None:
             stacks = self.stacks
             self._occupied = [c for c in self.geo.cells if c in stacks]
         return self._occupied
 
-    def groups(self) -> tuple[dict[str, int], list[list[str]], list[frozenset]]:
-        """The occupied cells split into connected groups showing equal values (cached)."""
+    def groups(self) -> tuple[dict[str, int], list[list[str]], list[frozenset[str]]]:
+        """Returns the occupied cells split into connected groups showing equal values (cached).
+
+        That is each cell's group number, the groups' cells, and the same as sets.
+        """
         if self._groups is None:
             labels, groups = _group(self.geo, self.occupied(), self.shown.__getitem__)
             self._groups = (labels, groups, [frozenset(g) for g in groups])
         return self._groups
 
-    def rim(self, gi: int) -> frozenset:
-        """The cells next to group gi that are not in it (cached)."""
+    def rim(self, gi: int) -> frozenset[str]:
+        """Returns the cells next to group gi that are not in it (cached)."""
         if gi not in self._rims:
             _, _, sets = self.groups()
             group = sets[gi]
@@ -181,7 +197,7 @@ class Board:
         return self._rims[gi]
 
 
-def _group(geo: Geometry, cells: list[str], key: Callable[[str], Any]) -> tuple[dict[str, int], list[list[str]]]:
+def _group(geo: Geometry, cells: list[str], key: Callable[[str], object]) -> tuple[dict[str, int], list[list[str]]]:
     """Splits cells into connected groups whose neighbouring cells have equal keys.
 
     Groups come in the order of their first cell on the grid (row by row), their cells too.
@@ -211,8 +227,8 @@ def _group(geo: Geometry, cells: list[str], key: Callable[[str], Any]) -> tuple[
 
 
 # Runtime data of a state.
-def new_boards(s: Any) -> dict[int, Board]:
-    """Empty Boards for every grid zone of a state, sized by the zone's `grid(w, h)`."""
+def new_boards(s: State) -> dict[int, Board]:
+    """Returns empty Boards for every grid zone of a state, sized by the zone's `grid(w, h)`."""
     boards: dict[int, Board] = {}
     for slot, zdef in enumerate(s.layout.zone_defs):
         if zdef.grid is None:
@@ -220,7 +236,8 @@ def new_boards(s: Any) -> dict[int, Board]:
         try:
             w, h = (f(s, {}) for f in s.program.grid_size[zdef.name])
         except RULE_FAULTS as exc:
-            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", zdef.span) from None
+            msg = f"{type(exc).__name__}: {exc}"
+            raise RuleRuntimeError(msg, zdef.span) from None
         if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_SIDE for v in (w, h)):
             msg = f"grid zone {zdef.name!r} must have a size of 1 to {MAX_SIDE} cells each way, not {w!r} x {h!r}"
             raise RuleRuntimeError(msg, zdef.span)
@@ -228,12 +245,12 @@ def new_boards(s: Any) -> dict[int, Board]:
     return boards
 
 
-def _zone_name(s: Any, slot: int) -> str:
+def _zone_name(s: State, slot: int) -> str:
     return s.layout.zone_text[slot]
 
 
-def _cells_arg(s: Any, slot: int, cells: Any) -> tuple[str, ...]:
-    """The cells of a placement: one cell or a list of distinct cells of the grid."""
+def _cells_arg(s: State, slot: int, cells: object) -> tuple[str, ...]:
+    """Returns the cells of a placement: one cell or a list of distinct cells of the grid."""
     cs = (cells,) if isinstance(cells, str) else tuple(cells) if isinstance(cells, list) else None
     if not cs:
         msg = f"a piece is placed on one cell or a list of cells, not {cells!r}"
@@ -248,13 +265,14 @@ def _cells_arg(s: Any, slot: int, cells: Any) -> tuple[str, ...]:
     return cs
 
 
-def _off_grid(s: Any, slot: int, c: Any) -> str:
+def _off_grid(s: State, slot: int, c: object) -> str:
     geo = s.boards[slot].geo
-    return f"{c!r} is not a cell of grid {_zone_name(s, slot)!r} ({geo.w} x {geo.h}: cells '0,0' to '{geo.w - 1},{geo.h - 1}')"
+    cells = f"{geo.w} x {geo.h}: cells '0,0' to '{geo.w - 1},{geo.h - 1}'"
+    return f"{c!r} is not a cell of grid {_zone_name(s, slot)!r} ({cells})"
 
 
-def piece_parts(s: Any, piece: Piece, n: int) -> tuple:
-    """What `piece` shows on each of the n cells it covers: its component's `parts`, or itself."""
+def piece_parts(s: State, piece: Piece, n: int) -> tuple[Any, ...]:
+    """Returns what `piece` shows on each of the n cells it covers: its component's `parts`, or itself."""
     parts_of = s.program.parts.get(piece.type)
     if parts_of is None:
         return (piece,) * n
@@ -265,7 +283,7 @@ def piece_parts(s: Any, piece: Piece, n: int) -> tuple:
     return tuple(parts)
 
 
-def place(s: Any, piece: Any, slot: int, cells: Any) -> None:
+def place(s: State, piece: object, slot: int, cells: object) -> None:
     """Puts one piece on cells of a grid zone, on top of what lies there (`place x on g at cs`)."""
     if isinstance(piece, list) and len(piece) == 1:
         piece = piece[0]
@@ -293,14 +311,14 @@ def place(s: Any, piece: Any, slot: int, cells: Any) -> None:
     s.events.append(Placed(piece.id, _zone_name(s, src), _zone_name(s, slot), cs, level))
 
 
-def leave(s: Any, chosen: list[Piece], dest: int) -> None:
+def leave(s: State, chosen: list[Piece], dest: int) -> None:
     """Takes pieces that `move` carries away off their grids; `move` never puts pieces on one."""
     boards = s.boards
     if dest in boards:
         msg = f"pieces go on grid zone {_zone_name(s, dest)!r} with 'place PIECE on ZONE at CELLS', not 'move'"
         raise ValueError(msg)
     loc = s.loc
-    changed = None
+    changed: dict[int, Board] | None = None
     for p in chosen:
         src = loc[p.id]
         if src in boards:
@@ -311,8 +329,8 @@ def leave(s: Any, chosen: list[Piece], dest: int) -> None:
 
 
 # Saving and loading.
-def saved_boards(s: Any) -> dict[str, list[tuple[int, list[str], int]]]:
-    """Each grid zone's placements, (piece id, cells, level), bottom level first."""
+def saved_boards(s: State) -> dict[str, list[tuple[int, list[str], int]]]:
+    """Returns each grid zone's placements, (piece id, cells, level), bottom level first."""
     out = {}
     for slot, board in s.boards.items():
         order = sorted(board.at, key=lambda i: (board.levels[i], s.zones[slot].index(s.pieces[i])))
@@ -320,7 +338,7 @@ def saved_boards(s: Any) -> dict[str, list[tuple[int, list[str], int]]]:
     return out
 
 
-def rebuild(s: Any, slot: int, placements: list[tuple[Piece, Any]]) -> list[int]:
+def rebuild(s: State, slot: int, placements: list[tuple[Piece, object]]) -> list[int]:
     """Rebuilds a grid zone's Board by placing pieces in order; returns their levels.
 
     Raises ValueError if a placement is impossible (a cell off the grid, wrong size).
@@ -339,21 +357,21 @@ def rebuild(s: Any, slot: int, placements: list[tuple[Piece, Any]]) -> list[int]
     return levels
 
 
-def public_pieces(s: Any, slot: int) -> list[dict[str, Any]]:
-    """A grid zone's pieces for a view: attributes plus `cells` and `level`, bottom first."""
+def public_pieces(s: State, slot: int) -> list[dict[str, Any]]:
+    """Returns a grid zone's pieces for a view: attributes plus `cells` and `level`, bottom first."""
     board = s.boards[slot]
     order = sorted(s.zones[slot], key=lambda p: board.levels[p.id])
     return [{**p.public(), "cells": list(board.at[p.id]), "level": board.levels[p.id]} for p in order]
 
 
 # Built-ins. Each takes the state and a grid zone slot first (see `GRID_ZONE_FIRST`).
-def _check_cell(s: Any, slot: int, c: Any) -> str:
+def _check_cell(s: State, slot: int, c: object) -> str:
     if c not in s.boards[slot].geo.index:
         raise ValueError(_off_grid(s, slot, c))
     return c
 
 
-def _cells(s: Any, slot: int, piece: Any = None) -> list[str]:
+def _cells(s: State, slot: int, piece: object = None) -> list[str]:
     board = s.boards[slot]
     if piece is None:
         return list(board.geo.cells)
@@ -363,11 +381,11 @@ def _cells(s: Any, slot: int, piece: Any = None) -> list[str]:
     return list(board.at.get(piece.id, ()))
 
 
-def _occupied(s: Any, slot: int) -> list[str]:
+def _occupied(s: State, slot: int) -> list[str]:
     return list(s.boards[slot].occupied())
 
 
-def _neighbours(s: Any, slot: int, c: Any) -> list[str]:
+def _neighbours(s: State, slot: int, c: str | list[Any]) -> list[str]:
     geo = s.boards[slot].geo
     if isinstance(c, str):
         try:
@@ -379,7 +397,7 @@ def _neighbours(s: Any, slot: int, c: Any) -> list[str]:
     return sorted(rim, key=geo.index.__getitem__)
 
 
-def _stack(s: Any, slot: int, c: str) -> list[Piece]:
+def _stack(s: State, slot: int, c: str) -> list[Piece]:
     board = s.boards[slot]
     st = board.stacks.get(c)
     if st is None:
@@ -388,7 +406,7 @@ def _stack(s: Any, slot: int, c: str) -> list[Piece]:
     return list(st)
 
 
-def _top(s: Any, slot: int, c: str) -> Piece | None:
+def _top(s: State, slot: int, c: str) -> Piece | None:
     st = s.boards[slot].stacks.get(c)
     if st is None:
         _check_cell(s, slot, c)
@@ -396,7 +414,7 @@ def _top(s: Any, slot: int, c: str) -> Piece | None:
     return st[0]
 
 
-def _level(s: Any, slot: int, x: Any) -> int | None:
+def _level(s: State, slot: int, x: Piece | str) -> int | None:
     board = s.boards[slot]
     if isinstance(x, Piece):
         return board.levels.get(x.id)
@@ -407,7 +425,7 @@ def _level(s: Any, slot: int, x: Any) -> int | None:
     return board.levels[st[0].id]
 
 
-def _part(s: Any, slot: int, c: str) -> Any:
+def _part(s: State, slot: int, c: str) -> object:
     board = s.boards[slot]
     if c in board.shown:
         return board.shown[c]
@@ -415,7 +433,7 @@ def _part(s: Any, slot: int, c: str) -> Any:
     return None
 
 
-def _tops(s: Any, slot: int, cells: list) -> list[Piece]:
+def _tops(s: State, slot: int, cells: list[Any]) -> list[Piece]:
     stacks = s.boards[slot].stacks
     out: list[Piece] = []
     for c in cells:
@@ -427,16 +445,18 @@ def _tops(s: Any, slot: int, cells: list) -> list[Piece]:
     return out
 
 
-def _regions(s: Any, slot: int, cells: Any = None, key: Any = None) -> list[list[str]]:
+def _regions(s: State, slot: int, cells: list[Any] | None = None,
+             key: Callable[[str], object] | None = None) -> list[list[str]]:
     board = s.boards[slot]
     if cells is None and key is None:
         return [list(g) for g in board.groups()[1]]
     chosen = board.occupied() if cells is None else list(dict.fromkeys(_check_cell(s, slot, c) for c in cells))
-    fn = key if key is not None else (lambda c: board.shown.get(c))
+    fn = key if key is not None else board.shown.get
     return _group(board.geo, chosen, fn)[1]
 
 
-def _region(s: Any, slot: int, start: str, cells: Any = None, key: Any = None) -> list[str]:
+def _region(s: State, slot: int, start: str, cells: list[Any] | None = None,
+            key: Callable[[str], object] | None = None) -> list[str]:
     board = s.boards[slot]
     if cells is None and key is None:
         labels, groups, _ = board.groups()
@@ -452,7 +472,7 @@ def _region(s: Any, slot: int, start: str, cells: Any = None, key: Any = None) -
     return []
 
 
-def _placements(s: Any, slot: int, n: int, near: Any = None) -> list[list[str]]:
+def _placements(s: State, slot: int, n: int, near: list[Any] | None = None) -> list[list[str]]:
     geo = s.boards[slot].geo
     if not isinstance(n, int) or n < 1:
         msg = f"placements() needs a number of cells of at least 1, not {n!r}"
@@ -464,8 +484,8 @@ def _placements(s: Any, slot: int, n: int, near: Any = None) -> list[list[str]]:
     return [list(runs[i]) for i in picked]
 
 
-def _joining(s: Any, slot: int, start: str, piece: Any, spots: list) -> list[list[str]]:
-    """The spots (cell lists) where `piece` would show on a cell of the region holding `start`.
+def _joining(s: State, slot: int, start: str, piece: object, spots: list[list[str]]) -> list[list[str]]:
+    """Returns the spots (cell lists) where `piece` would show on a cell of the region holding `start`.
 
     Regions are those of `region(g, start)`: connected occupied cells showing equal values.
     """
@@ -495,16 +515,16 @@ def _joining(s: Any, slot: int, start: str, piece: Any, spots: list) -> list[lis
         if any(c in area for c in cs):
             if _joins_after(board, start, cs, parts):
                 out.append(cs)
-        elif any(v == k and c in rim for c, v in zip(cs, parts)):
+        elif any(v == k and c in rim for c, v in zip(cs, parts, strict=True)):
             # The region stays as it is; a cell of the piece joins it iff it shows the
             # region's value next to it (the first piece cell on any path from start does).
             out.append(cs)
     return out
 
 
-def _joins_after(board: Board, start: str, cs: Any, parts: tuple) -> bool:
-    """Whether, with parts shown on cs, the region holding start reaches a cell of cs."""
-    over = dict(zip(cs, parts))
+def _joins_after(board: Board, start: str, cs: list[str], parts: tuple[Any, ...]) -> bool:
+    """Tells if, with parts shown on cs, the region holding start reaches a cell of cs."""
+    over = dict(zip(cs, parts, strict=True))
     shown = board.shown
     k = over[start] if start in over else shown.get(start)
     if k is None:

@@ -9,14 +9,15 @@ that belongs to another player.
 from __future__ import annotations
 
 import collections
-import itertools
 from typing import Any
 
-from boardkit.compile.module import CALL_DEPTH, CALLED, DECISION, OVER, RETURNED, TURN_DONE
+from boardkit.compile.lookahead import PROBE_DEPTH
+from boardkit.compile.module import CALLED, DECISION, OVER, RETURNED, TURN_DONE
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError
-from boardkit.model.defs import Branch, CallProc, Choose, Jump
+from boardkit.model.defs import Branch
 from boardkit.runtime.events import Chose
 from boardkit.runtime.pieces import Piece, label_of
+from boardkit.runtime.options import SKIP, offered
 from boardkit.runtime.program import STEP_LIMIT, ProcRun, Program
 from boardkit.runtime.state import State
 from boardkit.runtime.work import WORK_LIMIT
@@ -24,7 +25,6 @@ from boardkit.source import Span
 
 __all__ = ["DECISION", "OVER", "TURN_DONE", "Interpreter"]
 
-PROBE_DEPTH = 64
 TRIAL_LIMIT = 200_000
 
 
@@ -115,7 +115,7 @@ class Interpreter:
                     (fallback if option.otherwise else plain).append(i)
             return plain, fallback
         skip = [SKIP] if ins.optional is not None else []
-        return _offered(site[0](s, L), s) + skip, []
+        return offered(site[0](s, L), s) + skip, []
 
     def option_label(self, s: State, option: Any) -> str:
         _, _, ins, _ = self._site(s)
@@ -205,58 +205,16 @@ class Interpreter:
 
     def _quick(self, s: State, option: Any, depth: int) -> bool | None:
         """Settles a trial without running it when the option leads, through jumps and calls
-        only, to decisions of the same player: it is completable exactly when one of their
-        options is, down to a decision after which nothing can fail. None: run it."""
+        only, to decisions of the same player (compile/lookahead.py). None: run it."""
         top = s.frames[-1]
-        proc, pc = self.procs[top[0]], top[1]
-        ins = proc.code[pc]
-        if ins.by is not None:  # type: ignore[union-attr]
+        quick = self.program.quick.get((top[0], top[1]))
+        if quick is None:
             return None
-        if isinstance(ins, Branch):
-            return self._quick_from(s, proc, ins.options[option].target, top[2], [], depth)
-        if not isinstance(proc.code[pc + 1], _PASSING):
-            return None
-        L = {**top[2], ins.var: None if option is SKIP else option}  # type: ignore[union-attr]
-        return self._quick_from(s, proc, pc + 1, L, [], depth)
-
-    def _quick_from(self, s: State, proc: ProcRun, pc: int, L: dict[str, Any], callers: list[tuple[ProcRun, int]],
-                    depth: int) -> bool | None:
-        s.trials_left -= 1
-        if s.trials_left < 0:
-            return None  # the full trial reports the exhausted budget
-        procs = self.procs
-        try:
-            for _ in range(_QUICK_STEPS):
-                ins = proc.code[pc]
-                if isinstance(ins, Jump):
-                    pc = ins.target
-                elif isinstance(ins, CallProc) and len(s.frames) + len(callers) < CALL_DEPTH:
-                    callee = procs[ins.proc]
-                    args = proc.sites[pc](s, L)
-                    callers = [*callers, (proc, pc)]
-                    L = {**dict(zip(callee.params, args)), "$actor": L.get("$actor")}
-                    proc, pc = callee, 0
-                elif isinstance(ins, Choose) and ins.by is None and ins.optional is None:
-                    values = _offered(proc.sites[pc][0](s, L), s)
-                    break
-                else:
-                    return None
-            else:
-                return None  # a loop of jumps: the full trial reports it
-        except (*RULE_FAULTS, Horizon):
-            return None  # the full trial reports a fault, located, or stops at the horizon
-        if not values:
-            return False
-        below = ((procs[f[0]], f[1]) for f in reversed(s.frames[:-1]))
-        if depth >= PROBE_DEPTH or not _may_fail(itertools.chain([(proc, pc)], reversed(callers), below)):
-            return True
-        # A decision after which something may fail: completable if one of its options is.
-        var = ins.var
-        for v in values:
-            found = self._quick_from(s, proc, pc + 1, {**L, var: v}, callers, depth + 1)
-            if found is not False:
-                return found  # True, or None: only a full trial can tell
-        return False
+        below = _may_fail((self.procs[f[0]], f[1]) for f in reversed(s.frames[:-1]))
+        if isinstance(quick, tuple):
+            return quick[option](s, top[2], depth, below)  # type: ignore[no-any-return]
+        ins = self.procs[top[0]].code[top[1]]
+        return quick(s, {**top[2], ins.var: None if option is SKIP else option}, depth, below)  # type: ignore[no-any-return, union-attr]
 
     def _completable(self, s: State, chooser: int, depth: int) -> bool:
         if self.run(s, probe=True) != DECISION:
@@ -271,10 +229,6 @@ class Interpreter:
             self._try(s, snap, o, chooser, depth + 1) for o in fallback)
 
 
-# What `_quick` follows from an option to the next decision: no effect happens on the way.
-_PASSING = (Jump, CallProc, Choose)
-# How many jumps and calls `_quick` follows before it leaves the question to a full trial.
-_QUICK_STEPS = 1000
 
 
 class _NoEvents(list):
@@ -287,16 +241,6 @@ class _NoEvents(list):
 _NO_EVENTS = _NoEvents()
 
 
-class _Skip:
-    """The option of not choosing, offered by `choose ... optional "label"`."""
-
-    def __repr__(self) -> str:
-        return "SKIP"
-
-
-SKIP = _Skip()
-
-
 def _may_fail(chain: Any) -> bool:
     """Whether a dead end may follow, within the turn, a decision at the first (procedure, pc)
     of `chain`, its callers following, innermost first."""
@@ -307,26 +251,3 @@ def _may_fail(chain: Any) -> bool:
         if not flags.ret:
             return False
     return False
-
-
-def _offered(values: list, s: State) -> list:
-    """A choice's values as options: each distinct value once."""
-    if values and isinstance(values[0], (Piece, list)):
-        return _distinct_options(values, s.loc, s.layout.zone_defs)
-    return list(dict.fromkeys(values))
-
-
-def _distinct_options(values: list, loc: list[int], zone_defs: list) -> list:
-    """Interchangeable pieces (same type and attributes, same zone) make one option; lists of
-    pieces compare by identity. Pieces in a bag come sorted: their order there is the draw's."""
-    out, seen = [], set()
-    bagged = False
-    for v in values:
-        key = (v.type, tuple(v.attrs.items()), loc[v.id]) if isinstance(v, Piece) else repr(v)
-        if key not in seen:
-            seen.add(key)
-            out.append(v)
-            bagged = bagged or (isinstance(v, Piece) and zone_defs[loc[v.id]].kind == "bag")
-    if bagged:
-        out.sort(key=lambda v: (v.type, v.label, v.id) if isinstance(v, Piece) else ("", "", -1))
-    return out

@@ -9,16 +9,18 @@ that the player knows. See docs/reference/knowledge.md.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from boardkit.runtime.pieces import Piece
-from boardkit.runtime.state import State
+if TYPE_CHECKING:
+    from boardkit.runtime.pieces import Piece
+    from boardkit.runtime.state import State
 
 
 def unseen_zone(s: State, pieces: list[Piece], player: int) -> dict[str, Any]:
     """Returns the view of a zone `player` cannot see: `{"count": n}`, plus `"known"` if any.
 
     >>> from types import SimpleNamespace
+    >>> from boardkit.runtime.pieces import Piece
     >>> s = SimpleNamespace(known={7: 0b10})
     >>> unseen_zone(s, [Piece(7, "Token", {"value": 3}, "3")], 1)
     {'count': 1, 'known': [{'type': 'Token', 'label': '3', 'value': 3}]}

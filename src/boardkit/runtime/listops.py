@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+T = TypeVar("T")
 
 # The most items a list builtin may build: rules never need more, and a bound keeps a
 # mistaken rule from exhausting memory instead of failing with a located error.
 LIST_LIMIT = 100_000
 
 
-def _path(track: list, start: Any, steps: int, skip: list) -> list:
+def _path(track: list[T], start: T, steps: int, skip: list[T]) -> list[T]:
     """Returns the next `abs(steps)` spaces of `track` after `start`, not counting those in `skip`.
 
     Positive steps walk towards the end of the track, negative ones towards its start. The
@@ -29,7 +34,7 @@ def _path(track: list, start: Any, steps: int, skip: list) -> list:
     """
     i = list(track).index(start)
     d = 1 if steps > 0 else -1
-    out: list = []
+    out: list[T] = []
     j = i + d
     while len(out) < abs(steps) and 0 <= j < len(track):
         if track[j] not in skip:
@@ -38,8 +43,8 @@ def _path(track: list, start: Any, steps: int, skip: list) -> list:
     return out
 
 
-def _nth(xs: list, i: int) -> Any:
-    """The i-th item of xs, counting from 1 as `position` does.
+def _nth(xs: list[T], i: int) -> T:
+    """Returns the i-th item of xs, counting from 1 as `position` does.
 
     >>> _nth(["a", "b"], 2)
     'b'
@@ -50,8 +55,8 @@ def _nth(xs: list, i: int) -> Any:
     return xs[i - 1]
 
 
-def _remove(xs: list, x: Any) -> list:
-    """A copy of xs without its first occurrence of x (an error if x is absent).
+def _remove(xs: list[T], x: T) -> list[T]:
+    """Returns a copy of xs without its first occurrence of x (an error if x is absent).
 
     >>> _remove([[1], [1], [2]], [1])
     [[1], [2]]
@@ -61,8 +66,8 @@ def _remove(xs: list, x: Any) -> list:
     return out
 
 
-def _subsets(xs: list, low: int, high: int) -> list[list]:
-    """Every sub-list of xs, order kept, with low to high items, smallest first.
+def _subsets(xs: list[T], low: int, high: int) -> list[list[T]]:
+    """Returns every sub-list of xs, order kept, with low to high items, smallest first.
 
     >>> _subsets(["a", "b", "c"], 2, 3)
     [['a', 'b'], ['a', 'c'], ['b', 'c'], ['a', 'b', 'c']]
@@ -72,7 +77,7 @@ def _subsets(xs: list, low: int, high: int) -> list[list]:
     if total > LIST_LIMIT:
         msg = f"subsets() of {len(xs)} items would make {total} lists, more than {LIST_LIMIT}"
         raise ValueError(msg)
-    out: list[list] = []
+    out: list[list[T]] = []
     for n in sizes:
         out.extend(list(c) for c in itertools.combinations(xs, n))
     return out

@@ -7,12 +7,17 @@ labels (`"B" + text(17)`). Nothing here knows a game.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from boardkit.runtime.pieces import label_of
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-def _order(xs: list, keys: list) -> list:
+T = TypeVar("T")
+
+
+def _order(xs: list[T], keys: list[Any]) -> list[T]:
     """Returns xs ordered by keys (one per item), smallest key first; ties keep list order.
 
     Keys are numbers, strings, or lists of them compared item by item, so `[0 - height,
@@ -30,7 +35,7 @@ def _order(xs: list, keys: list) -> list:
     return [xs[i] for i in ranked]
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     """Returns a value as text: numbers in decimal, pieces by their label, lists joined by '+'.
 
     >>> _text(17)

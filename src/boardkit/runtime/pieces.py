@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 
-def label_of(value: Any) -> str:
+def label_of(value: object) -> str:
     """A value as players read it: pieces by label, yes/no, none, lists joined by '+'."""
     if isinstance(value, Piece):
         return value.label
@@ -18,8 +18,8 @@ def label_of(value: Any) -> str:
     return str(value)
 
 
-def by_id(value: Any) -> Any:
-    """A value with its pieces named by id, `{"piece": 7}`: plain data, for events and saves."""
+def by_id(value: object) -> object:
+    """Returns a value with its pieces named by id, `{"piece": 7}`: plain data, for events and saves."""
     if isinstance(value, Piece):
         return {"piece": value.id}
     if isinstance(value, (list, tuple)):
@@ -32,9 +32,9 @@ class Piece:
 
     __slots__ = ("attrs", "id", "label", "type")
 
-    def __init__(self, id: int, type: str, attrs: dict[str, Any], label: str) -> None:
-        self.id = id
-        self.type = type
+    def __init__(self, piece_id: int, type_name: str, attrs: dict[str, Any], label: str) -> None:
+        self.id = piece_id
+        self.type = type_name
         self.attrs = attrs
         self.label = label
 

@@ -17,12 +17,15 @@ from __future__ import annotations
 
 import copy
 import reprlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardkit.errors import RULE_FAULTS, DeadEnd, StateError
 from boardkit.runtime.grid import rebuild
-from boardkit.runtime.pieces import Piece
 from boardkit.runtime.state import Layout, State, key_text
+
+if TYPE_CHECKING:
+    from boardkit.runtime.grid import Board
+    from boardkit.runtime.pieces import Piece
 
 _KEYS = {"zones", "vars", "rest", "known"}
 # How deep a variable's lists may nest: deeper (or cyclic) ones are no game state.
@@ -32,7 +35,7 @@ _REPR.maxstring = _REPR.maxother = 60
 _REPR.maxlevel = 4
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     """A host's value in a message: short, even when huge, deeply nested or cyclic."""
     return _REPR.repr(value)
 
@@ -48,11 +51,11 @@ def _section(position: dict[str, Any], key: str, what: str) -> dict[Any, Any]:
     return value
 
 
-def _slot(lay: Layout, name: Any) -> int | None:
+def _slot(lay: Layout, name: object) -> int | None:
     return lay.zone_by_text.get(name) if isinstance(name, str) else None
 
 
-def _want(s: State, zone: str, want: Any) -> Any:
+def _want(s: State, zone: str, want: object) -> str | dict[str, Any]:
     """Checks a piece entry of a zone: a label, or a dict of attributes with an optional type."""
     if isinstance(want, str):
         return want
@@ -73,7 +76,7 @@ def _want(s: State, zone: str, want: Any) -> Any:
     return want
 
 
-def _matches(piece: Piece, want: Any) -> bool:
+def _matches(piece: Piece, want: str | dict[str, Any]) -> bool:
     if isinstance(want, str):
         return piece.label == want
     attrs = piece.attrs
@@ -81,8 +84,8 @@ def _matches(piece: Piece, want: Any) -> bool:
         k in attrs and type(attrs[k]) is type(v) and attrs[k] == v for k, v in want.items() if k != "type")
 
 
-def _plain(value: Any, depth: int = 0) -> bool:
-    """Whether a value is one a variable can be given: none, a boolean, integer, text or list of them."""
+def _plain(value: object, depth: int = 0) -> bool:
+    """Tells if a value is one a variable can be given: none, a boolean, integer, text or list of them."""
     if isinstance(value, list):
         return depth < _DEEPEST and all(_plain(x, depth + 1) for x in value)
     return value is None or type(value) in (bool, int, str)
@@ -93,7 +96,26 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
     if not isinstance(position, dict) or set(position) - _KEYS:
         msg = f"a position is a dict with keys {sorted(_KEYS)}, got {_show(position)}"
         raise StateError(msg)
-    lay = s.layout
+    wanted = _wanted(s.layout, position)
+    rest_slot, rest_types = _rest(s, position.get("rest"))
+    variables = _variables(s, _section(position, "vars", "variable names to values"))
+    known = _section(position, "known", "players to lists of zones")
+    pool = _pool(s, wanted, rest_slot)
+    old_boards = s.boards
+    placements = _deal(s, wanted, pool, rest_slot)
+    _put_leftover(s, [p for p in pool if s.loc[p.id] in wanted or rest_slot is not None], rest_slot, rest_types)
+    s.vars.update(variables)
+    # Capacities last: they may read the variables the position sets.
+    problem = s.capacity_problem()
+    if problem is not None:
+        raise StateError(problem)
+    _apply_knowledge(s, known)
+    if s.boards:
+        _rebuild_grids(s, wanted, placements, old_boards)
+
+
+def _wanted(lay: Layout, position: dict[str, Any]) -> dict[int, list[Any]]:
+    """Returns the zones the position lists, by slot, with the piece entries it gives each."""
     wanted: dict[int, list[Any]] = {}
     for name, contents in _section(position, "zones", "zone names to lists of pieces").items():
         slot = _slot(lay, name)
@@ -105,7 +127,15 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
             msg = f"zone {_show(name)} must be given a list of pieces"
             raise StateError(msg)
         wanted[slot] = contents
-    rest = position.get("rest")
+    return wanted
+
+
+def _rest(s: State, rest: object) -> tuple[int | None, dict[str, int]]:
+    """Returns the zone that takes the pieces the position does not place, and the zones by component type.
+
+    With a zone per component type, the first of them stands for all in the first result.
+    """
+    lay = s.layout
     rest_slot = None
     rest_types: dict[str, int] = {}
     if isinstance(rest, dict):
@@ -125,10 +155,15 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
         if rest_slot is None:
             msg = f"position's rest zone {_show(rest)} is not a zone of this ruleset"
             raise StateError(msg)
-    variables = _variables(s, _section(position, "vars", "variable names to values"))
-    known = _section(position, "known", "players to lists of zones")
-    # Pool: pieces of the listed zones, then (with `rest`) every other piece, else the others
-    # from the back of their zones, so that unlisted zones keep what they can.
+    return rest_slot, rest_types
+
+
+def _pool(s: State, wanted: dict[int, list[Any]], rest_slot: int | None) -> list[Piece]:
+    """Returns the pieces the position may deal, taking them out of their zones where they will be replaced.
+
+    The pieces of the listed zones, then (with a rest zone) every other piece, else the others
+    from the back of their zones, so that unlisted zones keep what they can.
+    """
     pool: list[Piece] = []
     for slot in wanted:
         pool.extend(s.zones[slot])
@@ -141,7 +176,14 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
     else:
         for i in others:
             pool.extend(reversed(s.zones[i]))
-    old_boards, placements = s.boards, {}
+    return pool
+
+
+def _deal(s: State, wanted: dict[int, list[Any]], pool: list[Piece],
+          rest_slot: int | None) -> dict[int, list[tuple[Piece, object]]]:
+    """Moves the pieces each listed zone names from the pool into it; returns the cells of those on grids."""
+    lay = s.layout
+    placements: dict[int, list[tuple[Piece, object]]] = {}
     for slot, contents in wanted.items():
         zone = key_text(lay.zone_keys[slot])
         for entry in contents:
@@ -158,27 +200,24 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
             s.loc[piece.id] = slot
             if cells is not None:
                 placements.setdefault(slot, []).append((piece, cells))
-    leftover = [p for p in pool if s.loc[p.id] in wanted or rest_slot is not None]
-    if leftover:
-        if rest_slot is None:
-            msg = "pieces of the listed zones have nowhere to go: give a 'rest' zone"
+    return placements
+
+
+def _put_leftover(s: State, leftover: list[Piece], rest_slot: int | None, rest_types: dict[str, int]) -> None:
+    """Puts the pieces the position left without a zone into the rest zone(s), shuffled."""
+    if not leftover:
+        return
+    if rest_slot is None:
+        msg = "pieces of the listed zones have nowhere to go: give a 'rest' zone"
+        raise StateError(msg)
+    s.rng.shuffle(leftover)
+    for p in leftover:
+        slot = rest_types.get(p.type) if rest_types else rest_slot
+        if slot is None:
+            msg = f"position's rest names no zone for the pieces of type {p.type!r}"
             raise StateError(msg)
-        s.rng.shuffle(leftover)
-        for p in leftover:
-            slot = rest_types.get(p.type) if rest_types else rest_slot
-            if slot is None:
-                msg = f"position's rest names no zone for the pieces of type {p.type!r}"
-                raise StateError(msg)
-            s.zones[slot] = [*s.zones[slot], p]
-            s.loc[p.id] = slot
-    s.vars.update(variables)
-    # Capacities last: they may read the variables the position sets.
-    problem = s.capacity_problem()
-    if problem is not None:
-        raise StateError(problem)
-    _apply_knowledge(s, known)
-    if s.boards:
-        _rebuild_grids(s, wanted, placements, old_boards)
+        s.zones[slot] = [*s.zones[slot], p]
+        s.loc[p.id] = slot
 
 
 def _variables(s: State, given: dict[Any, Any]) -> dict[Any, Any]:
@@ -223,8 +262,8 @@ def _apply_knowledge(s: State, known: dict[Any, Any]) -> None:
     s.known = masks
 
 
-def grid_entry(zone: str, entry: Any) -> tuple[Any, Any]:
-    """A grid zone's entry in a position: `{"piece": LABEL_OR_ATTRS, "at": CELLS}`."""
+def grid_entry(zone: str, entry: object) -> tuple[object, object]:
+    """Returns the piece and the cells of a grid zone's entry: `{"piece": LABEL_OR_ATTRS, "at": CELLS}`."""
     if not isinstance(entry, dict) or set(entry) != {"piece", "at"}:
         msg = f"grid zone {zone!r} takes entries {{'piece': label or attributes, 'at': cells}}, not {_show(entry)}"
         raise StateError(msg)
@@ -235,9 +274,12 @@ def grid_entry(zone: str, entry: Any) -> tuple[Any, Any]:
     return entry["piece"], at
 
 
-def _rebuild_grids(s: State, wanted: dict[int, list[Any]], placements: dict[int, list], old: dict) -> None:
-    """Places the pieces of the listed grid zones where the position says, in its order; the
-    other grid zones keep the placements of the pieces still in them."""
+def _rebuild_grids(s: State, wanted: dict[int, list[Any]], placements: dict[int, list[tuple[Piece, object]]],
+                   old: dict[int, Board]) -> None:
+    """Places the pieces of the listed grid zones where the position says, in its order.
+
+    The other grid zones keep the placements of the pieces still in them.
+    """
     for slot in s.boards:
         if slot in wanted:
             placed = placements.get(slot, [])

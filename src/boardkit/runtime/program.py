@@ -15,12 +15,13 @@ from typing import Any, Callable
 import attrs
 
 from boardkit.compile.module import CALL_DEPTH
-from boardkit.errors import DeadEnd, Diagnostic, RuleError, RuleRuntimeError
+from boardkit.errors import RULE_FAULTS, DeadEnd, Diagnostic, Horizon, RuleError, RuleRuntimeError
 from boardkit.model import defs as d
 from boardkit.runtime.builtins import BUILTINS
 from boardkit.runtime.events import TurnEnded, TurnStarted
 from boardkit.runtime.listops import LIST_LIMIT
-from boardkit.runtime.work import ConstState, add, attribute, charge, each, multiply
+from boardkit.runtime.options import offered
+from boardkit.runtime.work import ConstState, add, attribute, each, multiply, over_budget
 from boardkit.source import Span
 
 SiteFn = Callable[[Any, dict[str, Any]], Any]
@@ -81,14 +82,16 @@ class Program:
         self.score: SiteFn | None = ns["SCORE"]
         self.score_param: str = ns["SCORE_PARAM"]
         self.tiebreaks: tuple[tuple[SiteFn, str], ...] = ns["TIEBREAKS"]
+        self.quick: dict[tuple[str, int], Any] = ns["QUICK"]
 
     def _namespace(self) -> dict[str, Any]:
         ns: dict[str, Any] = {"__builtins__": {}, "__name__": f"boardkit_rules_{self.game.name}"}
         ns.update({f"_b_{name}": fn for name, fn in BUILTINS.items()})
-        ns.update(_attr=attribute, _each=each, _charge=charge, _add=add, _mul=multiply, _cp=_copy, list=list,
+        ns.update(_attr=attribute, _each=each, _over_budget=over_budget, _add=add, _mul=multiply, _cp=_copy, list=list,
                   tuple=tuple, range=range, len=len, str=str, dict=dict, isinstance=isinstance,
                   _TurnStarted=TurnStarted, _TurnEnded=TurnEnded, _const=self._const, _runaway=self._runaway,
-                  _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc)
+                  _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,
+                  _offered=offered, _QUICK_FAULTS=(*RULE_FAULTS, Horizon))
         return ns
 
     # Errors, located by the span indexes the generated code passes.

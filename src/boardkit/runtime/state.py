@@ -46,6 +46,20 @@ class Layout:
                 self.zone_capacity.append(program.capacity.get(z.name))
                 self.zone_owner.append(combo[owner_dim] if owner_dim is not None else None)
         self.zslot = {k: i for i, k in enumerate(self.zone_keys)}
+        # The same slots by zone family, then index by index: what generated code reads.
+        self.zf: list[Any] = []
+        for z in game.zones.values():
+            if not z.dims:
+                self.zf.append(self.zslot[z.name])
+                continue
+            tree: dict[Any, Any] = {}
+            for key in self.zone_keys:
+                if isinstance(key, tuple) and key[0] == z.name:
+                    node = tree
+                    for part in key[1:-1]:
+                        node = node.setdefault(part, {})
+                    node[key[-1]] = self.zslot[key]
+            self.zf.append(tree)
         self.zone_text = [key_text(k) for k in self.zone_keys]
         self.zone_by_text = {key_text(k): i for i, k in enumerate(self.zone_keys)}
         self.var_keys: list[Any] = []
@@ -64,6 +78,7 @@ class State:
         self.game = game = program.game
         self.layout = layout
         self.zslot = layout.zslot
+        self.zf = layout.zf
         self.nplayers = nplayers
         self.players = list(range(nplayers))
         self.options = options
@@ -262,6 +277,19 @@ class State:
             raise Horizon
 
     # Copies.
+    def copy(self) -> State:
+        """An independent state: zone lists, boards and knowledge are replaced, never changed
+        in place, so sharing them is safe; what changes in place is copied."""
+        twin = object.__new__(State)
+        twin.__dict__.update(self.__dict__)
+        twin.zones = self.zones[:]
+        twin.loc = self.loc[:]
+        twin.vars = dict(self.vars)
+        twin.pieces = self.pieces[:]
+        twin.frames = [[f[0], f[1], dict(f[2])] for f in self.frames]
+        twin.events = list(self.events)
+        return twin
+
     def snapshot(self) -> tuple:
         return (self.zones[:], self.loc[:], dict(self.vars),
                 [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng_draws, len(self.events),

@@ -19,25 +19,18 @@ WORK_LIMIT = 10_000_000
 INT_BITS = 1024
 
 
-def _over_budget() -> None:
+def over_budget() -> None:
     msg = f"an expression did more than {WORK_LIMIT} steps of work: is a list or a recursion unbounded?"
     raise ValueError(msg)
 
 
 def each(s: Any, xs: Any) -> Any:
     """What a comprehension or filter walks, charged to the work budget."""
-    if isinstance(xs, (list, tuple, str)):
+    if xs.__class__ is list or isinstance(xs, (tuple, str)):
         s.work -= len(xs)
         if s.work < 0:
-            _over_budget()
+            over_budget()
     return xs
-
-
-def charge(s: Any) -> None:
-    """One function call, charged to the work budget."""
-    s.work -= 1
-    if s.work < 0:
-        _over_budget()
 
 
 def add(s: Any, a: Any, b: Any) -> Any:
@@ -50,7 +43,7 @@ def add(s: Any, a: Any, b: Any) -> Any:
             raise ValueError(msg)
         s.work -= len(b) + 1
         if s.work < 0:
-            _over_budget()
+            over_budget()
     return out
 
 
@@ -66,10 +59,10 @@ def multiply(a: Any, b: Any) -> Any:
 
 def attribute(value: Any, name: str) -> Any:
     """Reads an attribute of a piece, or projects it over a list of pieces."""
+    if value.__class__ is list:
+        return [p.attrs[name] for p in value]
     if isinstance(value, Piece):
         return value.attrs[name]
-    if isinstance(value, list):
-        return [p.attrs[name] for p in value]
     msg = f"cannot read attribute {name!r} of {value!r}"
     raise TypeError(msg)
 

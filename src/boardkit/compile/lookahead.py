@@ -1,0 +1,124 @@
+"""The look-ahead's shortcut, worked out at compile time.
+
+Before a decision's option is offered, the runtime asks whether the turn can be completed
+after it. When the option leads through jumps and calls only to further decisions of the same
+player, the answer follows from those decisions' options, without running anything: this
+module writes that walk as Python, one function per decision site and continuation, with the
+jumps and calls resolved here and the fail/return analysis (`Probe`) folded in.
+
+Each function `Q_*(s, L, depth, below)` returns True (completable), False (a dead end) or
+None (only a full trial can tell). `below` says whether a dead end may follow once the
+procedures running under the decision return (the runtime works it out from its frames).
+"""
+
+from __future__ import annotations
+
+from boardkit.compile.writer import Writer
+from boardkit.model import defs as d
+
+# How deep the look-ahead nests decisions before it assumes the rest completable.
+PROBE_DEPTH = 64
+# How many calls the shortcut follows from one decision, and how many jumps.
+_MAX_CALLS = 8
+_MAX_JUMPS = 1000
+
+Chain = tuple[tuple[str, int], ...]  # callers (procedure, pc of the call), outermost first
+
+
+class Lookahead:
+    """Writes the Q_* functions of one ruleset into a writer."""
+
+    def __init__(self, w: Writer, game: d.GameDef, call_depth: int) -> None:
+        self.w = w
+        self.procs = game.procs
+        self.call_depth = call_depth
+        self.names: dict[tuple[str, int, Chain], str] = {}
+        self.todo: list[tuple[str, int, Chain]] = []
+
+    def entry(self, proc: str, pc: int) -> str:
+        """The function that settles a trial continuing at `pc` of `proc` (no callers yet)."""
+        return self._name(proc, pc, ())
+
+    def _name(self, proc: str, pc: int, callers: Chain) -> str:
+        key = (proc, pc, callers)
+        name = self.names.get(key)
+        if name is None:
+            name = self.names[key] = f"Q_{proc.replace('$', '_')}_{pc}_{len(self.names)}"
+            self.todo.append(key)
+        return name
+
+    def write_all(self) -> None:
+        while self.todo:
+            self._write(*self.todo.pop())
+
+    def _may_fail(self, chain: list[tuple[str, int]]) -> bool | None:
+        """Whether a dead end may follow the first of `chain` (callers following, innermost
+        first); None when that depends on the frames below the decision."""
+        for proc, pc in chain:
+            flags = self.procs[proc].probe[pc]
+            if flags.fail:
+                return True
+            if not flags.ret:
+                return False
+        return None
+
+    def _write(self, proc: str, pc: int, callers: Chain) -> None:  # noqa: C901
+        w, ex = self.w, self.w.ex
+        name = self.names[(proc, pc, callers)]
+        w.line(f"def {name}(s, L, depth, below):")
+        w.line("s.trials_left -= 1", 1)
+        w.line("if s.trials_left < 0:", 1)
+        w.line("return None", 2)
+        body: list[str] = []
+        cur, at, chain = proc, pc, list(callers)
+        local = "L"
+        for _ in range(_MAX_JUMPS):
+            ins = self.procs[cur].code[at]
+            if isinstance(ins, d.Jump):
+                at = ins.target
+                continue
+            if isinstance(ins, d.CallProc) and len(chain) < _MAX_CALLS:
+                callee = self.procs[ins.proc]
+                args = "".join(f"{p!r}: {ex.gen_with(a, local)}, " for p, a in zip(callee.params, ins.args))
+                nxt = f"_L{len(chain)}"
+                body.append(f"if len(s.frames) + {len(chain) + 1} > {self.call_depth}:")
+                body.append("    return None")
+                body.append(f"{nxt} = {{{args}'$actor': {local}.get('$actor')}}")
+                chain.append((cur, at))
+                local, cur, at = nxt, ins.proc, 0
+                continue
+            if isinstance(ins, d.Choose) and ins.by is None and ins.optional is None:
+                break
+            w.line("return None", 1)
+            return
+        else:
+            w.line("return None", 1)  # a loop of jumps: the full trial reports it
+            return
+        body.append(f"_vals = _offered({ex.gen_with(ins.domain, local)}, s)")
+        body.append("if not _vals:")
+        body.append("    return False")
+        fail = self._may_fail([(cur, at), *reversed(chain)])
+        if fail is False:
+            body.append("return True")
+        else:
+            if fail is None:
+                body.append("if not below:")
+                body.append("    return True")
+            body.append(f"if depth >= {PROBE_DEPTH}:")
+            body.append("    return True")
+            # A decision after which something may fail: completable if one of its options is.
+            nxt_code = self.procs[cur].code[at + 1] if at + 1 < len(self.procs[cur].code) else None
+            if isinstance(nxt_code, (d.Jump, d.CallProc, d.Choose)):
+                follow = self._name(cur, at + 1, tuple(chain))
+                body.append("for _v in _vals:")
+                body.append(f"    _found = {follow}(s, {{**{local}, {ins.var!r}: _v}}, depth + 1, below)")
+                body.append("    if _found is not False:")
+                body.append("        return _found")
+                body.append("return False")
+            else:
+                body.append("return None")  # effects follow: only a full trial can tell
+        w.line("try:", 1)
+        for line in body:
+            w.line(line, 2)
+        w.line("except _QUICK_FAULTS:", 1)
+        w.line("return None  # the full trial reports a fault, located, or stops at the horizon", 2)

@@ -1,0 +1,44 @@
+"""What a decision offers: its values made options (each distinct value once), and the option
+of not choosing."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from boardkit.runtime.pieces import Piece
+
+if TYPE_CHECKING:
+    from boardkit.runtime.state import State
+
+
+class _Skip:
+    """The option of not choosing, offered by `choose ... optional "label"`."""
+
+    def __repr__(self) -> str:
+        return "SKIP"
+
+
+SKIP = _Skip()
+
+
+def offered(values: list, s: State) -> list:
+    """A choice's values as options: each distinct value once."""
+    if values and isinstance(values[0], (Piece, list)):
+        return _distinct_options(values, s.loc, s.layout.zone_defs)
+    return list(dict.fromkeys(values))
+
+
+def _distinct_options(values: list, loc: list[int], zone_defs: list) -> list:
+    """Interchangeable pieces (same type and attributes, same zone) make one option; lists of
+    pieces compare by identity. Pieces in a bag come sorted: their order there is the draw's."""
+    out, seen = [], set()
+    bagged = False
+    for v in values:
+        key = (v.type, tuple(v.attrs.items()), loc[v.id]) if isinstance(v, Piece) else repr(v)
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+            bagged = bagged or (isinstance(v, Piece) and zone_defs[loc[v.id]].kind == "bag")
+    if bagged:
+        out.sort(key=lambda v: (v.type, v.label, v.id) if isinstance(v, Piece) else ("", "", -1))
+    return out

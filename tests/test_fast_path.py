@@ -1,0 +1,120 @@
+"""The fast path for programs: legal_actions / apply_action / clone, with play's guarantees."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardkit
+
+GAMES = [("mandala", 2, {}), ("ananda", 3, {}), ("chakra", 2, {"module_a": True}), ("meenakshi", 4, {}),
+         ("examples/go_fish.bk", 3, {})]
+
+
+def _load(name: str) -> boardkit.Ruleset:
+    from pathlib import Path
+
+    root = Path(__file__).parents[1]
+    return boardkit.load_ruleset(str(root / name) if name.endswith(".bk") else name)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), GAMES)
+def test_actions_play_exactly_what_labels_play(name: str, players: int, options: dict) -> None:
+    rules = _load(name)
+    by_label = rules.new_game(players=players, seed=5, options=options)
+    by_action = rules.new_game(players=players, seed=5, options=options)
+    rng = random.Random(5)
+    for _ in range(150):
+        if by_label.is_over:
+            break
+        moves = by_label.legal_moves()
+        assert by_action.legal_actions() == list(range(len(moves)))
+        i = rng.randrange(len(moves))
+        by_label.play(moves[i])
+        by_action.apply_action(i)
+        assert by_action.history == by_label.history
+    assert by_action.to_json() == by_label.to_json()
+    assert by_action.events == by_label.events
+
+
+@pytest.mark.parametrize("bad", [-1, 99, 1.0, "0", None, True, 10**5000], ids=["-1", "99", "1.0", "'0'", "None", "True", "huge"])
+def test_a_bad_action_is_refused_and_changes_nothing(bad: object) -> None:
+    game = boardkit.load_ruleset("mandala").new_game(players=2, seed=1)
+    before = game.to_json()
+    with pytest.raises(boardkit.IllegalMove, match="legal actions"):
+        game.apply_action(bad)  # type: ignore[arg-type]
+    assert game.to_json() == before
+
+
+def test_a_finished_game_has_no_actions() -> None:
+    game = boardkit.load_ruleset("mandala").new_game(players=2, seed=2)
+    rng = random.Random(2)
+    while not game.is_over:
+        game.apply_action(rng.choice(game.legal_actions()))
+    assert game.legal_actions() == []
+    with pytest.raises(boardkit.IllegalMove, match="over"):
+        game.apply_action(0)
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.reason == game.end_reason
+    assert list(outcome.scores) == game.scores()
+    assert list(outcome.winners) == game.winners()
+
+
+def test_a_game_in_progress_has_no_outcome() -> None:
+    assert boardkit.load_ruleset("mandala").new_game(players=2, seed=2).outcome() is None
+
+
+@pytest.mark.parametrize(("name", "players", "options"), GAMES)
+def test_a_clone_goes_its_own_way_and_leaves_the_original_as_it_was(name: str, players: int, options: dict) -> None:
+    rules = _load(name)
+    game = rules.new_game(players=players, seed=9, options=options)
+    rng = random.Random(9)
+    for _ in range(20):
+        game.apply_action(rng.choice(game.legal_actions()))
+    before = game.to_json()
+    twin = game.clone()
+    assert twin.to_json() == before
+    for _ in range(30):
+        if twin.is_over:
+            break
+        twin.apply_action(rng.choice(twin.legal_actions()))
+    assert game.to_json() == before
+    # Both undo to where they were cloned, independently.
+    while len(twin.history) > len(game.history):
+        twin.undo()
+    assert twin.to_json() == before
+
+
+def test_moves_from_another_decision_or_game_or_seat_are_refused() -> None:
+    rules = boardkit.load_ruleset("mandala")
+    game, other = rules.new_game(players=2, seed=1), rules.new_game(players=2, seed=1)
+    stale = game.legal_moves()[0]
+    game.play(stale)
+    with pytest.raises(boardkit.IllegalMove, match="another decision or in another game"):
+        game.play(stale)
+    foreign = other.legal_moves()[0]
+    with pytest.raises(boardkit.IllegalMove, match="another decision or in another game"):
+        game.play(foreign)
+    seat = game.to_move
+    assert seat is not None
+    forged = boardkit.Move(game.legal_moves()[0].label, 1 - seat)
+    with pytest.raises(boardkit.IllegalMove, match=f"for player {1 - seat}"):
+        game.play(forged)
+    # After undo the game is back at the decision: its moves are good again.
+    first = rules.new_game(players=2, seed=1)
+    moves = first.legal_moves()
+    first.play(moves[0])
+    first.undo()
+    first.play(moves[1])
+    assert first.history == [moves[1].label]
+
+
+@pytest.mark.parametrize("bad", [10**5000, 3.5, None, ["mountain"]], ids=["huge", "float", "None", "list"])
+def test_play_refuses_what_is_no_label_with_the_librarys_error(bad: object) -> None:
+    game = boardkit.load_ruleset("mandala").new_game(players=2, seed=1)
+    before = game.to_json()
+    with pytest.raises(boardkit.IllegalMove):
+        game.play(bad)  # type: ignore[arg-type]
+    assert game.to_json() == before
