@@ -8,8 +8,12 @@ to a handful of examples for a quick edit-test loop.
 from __future__ import annotations
 
 import os
+import tempfile
 
 from hypothesis import HealthCheck, settings
+
+# Compiled rules go to a cache of the test run's own, not the user's.
+os.environ["BOARDKIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="boardkit-test-cache-")
 
 _COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
 

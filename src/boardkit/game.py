@@ -363,7 +363,8 @@ def _plain(v: Any) -> Any:
 
 def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], position: dict | None) -> Game:
     """Builds a game: runs setup, applies a position if given, then runs to the first decision."""
-    d, program = rules.definition, rules.program
+    program = rules.program
+    d = program.game
     s = State(program, rules.layout(players), players, options, seed)
     for key in s.layout.var_keys:
         name = key[0] if isinstance(key, tuple) else key

@@ -7,15 +7,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from boardkit.compile import cache
 from boardkit.compile.module import generate
-from boardkit.errors import OptionError
+from boardkit.errors import Diagnostic, OptionError, RuleError
 from boardkit.game import Game, start
 from boardkit.lang.check import check_source
 from boardkit.model.defs import GameDef
 from boardkit.runtime.interpreter import Interpreter
 from boardkit.runtime.program import Option, Program
 from boardkit.runtime.state import Layout
-from boardkit.source import SourceFile
+from boardkit.source import SourceFile, Span
 
 __all__ = ["Option", "Ruleset", "list_rulesets", "load_ruleset", "parse_ruleset"]
 
@@ -45,38 +46,51 @@ def _resolve(target: str, relative_to: str) -> Path | None:
 class Ruleset:
     """A compiled ruleset; cheap to start many games from."""
 
-    def __init__(self, definition: GameDef, source_text: str, source_path: str | None,
-                 python_source: str | None = None) -> None:
-        self.definition = definition
+    def __init__(self, program: Program, source_text: str, source_filename: str,
+                 definition: GameDef | None = None) -> None:
+        self.program = program
+        self.interpreter = Interpreter(program)
         self.source_text = source_text
-        self.source_path = source_path
-        self.source_filename = source_path or "<string>"
-        #: The rules compiled to one Python module (`boardkit compile` prints it).
-        self.python_source = python_source if python_source is not None else generate(definition)
-        self.program = Program(definition, self.python_source)
-        self.interpreter = Interpreter(self.program)
+        self.source_filename = source_filename
+        self.source_path: str | None = None
+        #: Whether the rules came from the compiled cache rather than being compiled now.
+        self.from_cache = definition is None
+        self._definition = definition
+
+    @property
+    def definition(self) -> GameDef:
+        """The checked model of the rules. Rules loaded from the compiled cache work it out
+        again from their text the first time it is asked for."""
+        if self._definition is None:
+            self._definition = check_source(SourceFile(self.source_text, self.source_filename), self.name, _resolve)
+        return self._definition
+
+    @property
+    def python_source(self) -> str:
+        """The rules compiled to one Python module (what `boardkit compile` prints)."""
+        return self.program.source
 
     @property
     def name(self) -> str:
-        return self.definition.name
+        return self.program.game.name
 
     @property
     def title(self) -> str:
-        return self.definition.title
+        return self.program.game.title
 
     @property
     def min_players(self) -> int:
-        return self.definition.min_players
+        return self.program.game.min_players
 
     @property
     def max_players(self) -> int:
-        return self.definition.max_players
+        return self.program.game.max_players
 
     @property
     def warnings(self) -> list[str]:
         """Probable mistakes found by the checker, rendered like errors (file:line:col)."""
-        d = self.definition
-        return [w.render(d.sources.get(w.span.filename)) for w in d.warnings]
+        game = self.program.game
+        return [w.render(game.sources.get(w.span.filename)) for w in game.warnings]
 
     @property
     def constants(self) -> dict[str, Any]:
@@ -143,33 +157,80 @@ class Ruleset:
 
 
 def parse_ruleset(text: str, filename: str = "<string>") -> Ruleset:
-    """Compiles rule text; raises RuleError with every problem found."""
+    """Compiles rule text (or loads it from the compiled cache); raises RuleError with every
+    problem found."""
+    cached = cache.load(filename, text)
+    if cached is not None:
+        return Ruleset(Program(cached.game, cached.python_source, cached.code), text, filename)
     name = Path(filename).stem if filename != "<string>" else "ruleset"
     definition = check_source(SourceFile(text, filename), name, _resolve)
-    rules = Ruleset(definition, text, None)
-    rules.source_filename = filename
-    return rules
+    python_source = generate(definition)
+    program = Program(definition, python_source)
+    cache.store(filename, text, definition, python_source, program.code)
+    return Ruleset(program, text, filename, definition)
 
 
-@functools.cache
+# Rulesets loaded in this process, by path, with the texts they were compiled from: a file
+# (or a base it extends) edited since is compiled again.
+_LOADED: dict[str, tuple[tuple[tuple[str, str], ...], Ruleset]] = {}
+
+
+def _read_rules(path: Path) -> str:
+    """A rule file's text; bytes that are not UTF-8 are a located RuleError."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        head = data[: exc.start]
+        line = head.count(b"\n") + 1
+        column = exc.start - (head.rfind(b"\n") + 1) + 1
+        msg = f"the file is not UTF-8 text: byte {data[exc.start]:#04x} cannot be read"
+        raise RuleError([Diagnostic(Span(str(path), line, column), msg)]) from None
+
+
 def _load_path(path: str) -> Ruleset:
-    text = Path(path).read_text(encoding="utf-8")
+    text = _read_rules(Path(path))
+    known = _LOADED.get(path)
+    if known is not None:
+        stamp, rules = known
+        if stamp[0] == (path, text) and all(_unchanged(f, t) for f, t in stamp[1:]):
+            return rules
     rules = parse_ruleset(text, filename=path)
     rules.source_path = path
+    bases = tuple((f, src.text) for f, src in sorted(rules.program.game.sources.items()) if f != path)
+    _LOADED[path] = (((path, text), *bases), rules)
     return rules
+
+
+def _unchanged(filename: str, text: str) -> bool:
+    try:
+        return Path(filename).read_text(encoding="utf-8") == text
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def load_ruleset(name: str) -> Ruleset:
     """Loads a bundled ruleset by name, or a rule file by path."""
+    if not isinstance(name, str):
+        msg = f"a ruleset is named by a string, not {name!r:.60}"
+        raise OptionError(msg)
     path = Path(name)
-    if path.suffix == ".bk" or path.is_file():
-        if not path.is_file():
-            msg = f"no rule file {name!r}"
+    try:
+        is_file = path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL in it
+        is_file = False
+    if path.suffix == ".bk" or is_file:
+        if not is_file:
+            msg = f"no rule file {name!r:.200}"
             raise OptionError(msg)
         return _load_path(str(path.resolve()))
     bundled = _bundled_dir() / f"{name}.bk"
-    if not bundled.is_file():
-        msg = f"no bundled ruleset {name!r}; bundled: {', '.join(list_rulesets())}"
+    try:
+        known = bundled.is_file()
+    except (OSError, ValueError):
+        known = False
+    if not known:
+        msg = f"no bundled ruleset {name!r:.200}; bundled: {', '.join(list_rulesets())}"
         raise OptionError(msg)
     rules = _load_path(str(bundled))
     return rules

@@ -13,7 +13,7 @@ import functools
 import hashlib
 import json
 import types
-from typing import TYPE_CHECKING, Any, Callable, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Union, cast, get_args, get_origin
 
 import attrs
 import cattrs
@@ -28,6 +28,8 @@ from boardkit.runtime.pieces import Piece
 from boardkit.runtime.state import State, key_text
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from boardkit.registry import Ruleset
 
 FORMAT_VERSION = 1
@@ -40,6 +42,8 @@ converter.register_unstructure_hook(Piece, lambda p: {"piece": p.id})
 
 @attrs.define
 class SavedPiece:
+    """A piece as saved: its component type, attributes and label (its id is its index)."""
+
     type: str
     attrs: dict[str, Any]
     label: str
@@ -47,6 +51,8 @@ class SavedPiece:
 
 @attrs.define
 class SavedFrame:
+    """A running procedure: its name, the instruction it stands at and its locals."""
+
     proc: str
     pc: int
     locals: dict[str, Any]
@@ -54,6 +60,8 @@ class SavedFrame:
 
 @attrs.define
 class SavedPlacement:
+    """A piece (by id) on a grid zone: the cells it covers and its level."""
+
     piece: int
     cells: list[str]
     level: int
@@ -88,16 +96,18 @@ class SavedGame:
 
 
 def fingerprint(rules: Ruleset) -> str:
-    """Tells rule texts apart: the file's and those of the files it extends (where they lie
-    does not matter), so a save refuses rules that changed underneath it, base included."""
+    """Returns a digest that tells rule texts apart: the file's and those of the files it extends.
+
+    Where the files lie does not matter. A save refuses rules that changed underneath it, base included.
+    """
     digest = hashlib.sha256(rules.source_text.encode())
-    for text in sorted(src.text for src in rules.definition.sources.values() if src.text != rules.source_text):
+    for text in sorted(src.text for src in rules.program.game.sources.values() if src.text != rules.source_text):
         digest.update(b"\0" + text.encode())
     return digest.hexdigest()[:16]
 
 
-def encode(v: Any) -> Any:
-    """Runtime values to JSON: pieces by id, loop iterators as items plus position."""
+def encode(v: object) -> object:
+    """Returns a runtime value as JSON: pieces by id, loop iterators as items plus position."""
     if isinstance(v, Piece):
         return {"piece": v.id}
     if isinstance(v, tuple):
@@ -107,9 +117,11 @@ def encode(v: Any) -> Any:
     return v
 
 
-def decode(v: Any, pieces: list[Piece]) -> Any:
-    """The inverse of `encode` for a value a variable or an event holds: pieces by id, lists,
-    none, booleans, integers, texts; StateError for anything else."""
+def decode(v: object, pieces: list[Piece]) -> object:
+    """Returns the value `encode` gave `v` as, for a value a variable or an event holds.
+
+    That is pieces by id, lists, none, booleans, integers, texts; StateError for anything else.
+    """
     if isinstance(v, list):
         return [decode(x, pieces) for x in v]
     if isinstance(v, dict):
@@ -124,8 +136,8 @@ def decode(v: Any, pieces: list[Piece]) -> Any:
     raise _fail(msg)
 
 
-def _decode_local(v: Any, pieces: list[Piece]) -> Any:
-    """A local of a frame: a value, or a loop's iterator (its items and the position in them)."""
+def _decode_local(v: object, pieces: list[Piece]) -> object:
+    """Returns a local of a frame: a value, or a loop's iterator (its items and the position in them)."""
     if isinstance(v, dict) and set(v) == {"items", "index"}:
         items, i = v["items"], v["index"]
         if not isinstance(items, list) or type(i) is not int or not 0 <= i <= len(items):
@@ -136,6 +148,7 @@ def _decode_local(v: Any, pieces: list[Piece]) -> Any:
 
 
 def dump_game(game: Game) -> str:
+    """Returns the whole game as JSON (`SavedGame`), mid-turn included; `load_game` reads it back."""
     s: State = game.state
     doc = SavedGame(
         format_version=FORMAT_VERSION, ruleset=game.rules.name, fingerprint=fingerprint(game.rules),
@@ -180,11 +193,7 @@ def _checker(hint: Any) -> Callable[[object], None]:  # noqa: ANN401 - a type fo
     if hint is Any:
         return _anything
     if origin in (Union, types.UnionType):
-        classes = [a for a in args if a is not type(None)]
-        if len(classes) == 1:
-            inner = _checker(classes[0])
-            return lambda v: None if v is None else inner(v)
-        return _tagged_checker(classes)
+        return _union_checker(args)
     if attrs.has(hint):
         return _record_checker(hint)
     if origin is dict:
@@ -203,8 +212,12 @@ def _anything(_v: object) -> None:
     pass
 
 
-def _tagged_checker(classes: list[type]) -> Callable[[object], None]:
-    """Returns a checker of the events: attrs classes told apart by a "type" key."""
+def _union_checker(args: tuple[Any, ...]) -> Callable[[object], None]:
+    """Returns a checker of `X | None`, or of the events: attrs classes told apart by a "type" key."""
+    classes = [a for a in args if a is not type(None)]
+    if len(classes) == 1:
+        inner = _checker(classes[0])
+        return lambda v: None if v is None else inner(v)
     tags = {c.__name__: _fields_checker(c, "type") for c in classes}
 
     def tagged(v: object) -> None:
@@ -287,24 +300,10 @@ def load_game(rules: Ruleset, text: str) -> Game:
 
 
 def _load_game(rules: Ruleset, text: str) -> Game:
-    try:
-        raw = json.loads(text)
-    except (TypeError, ValueError) as exc:
-        msg = f"not JSON ({exc})"
-        raise _fail(msg) from None
-    version = raw.get("format_version") if isinstance(raw, dict) else None
-    if type(version) is not int or version != FORMAT_VERSION:
-        msg = f"unknown format (expected format_version {FORMAT_VERSION})"
-        raise _fail(msg)
-    try:
-        _checker(SavedGame)(raw)
-    except _Misfit as bad:
-        msg = f"${''.join(reversed(bad.path))}{bad.what}"
-        raise _fail(msg) from None
-    doc = converter.structure(raw, SavedGame)
+    doc = _read(text)
     if doc.ruleset != rules.name or doc.fingerprint != fingerprint(rules):
-        raise _fail(f"it belongs to ruleset {doc.ruleset!r} ({doc.fingerprint}), "
-                    f"not {rules.name!r} ({fingerprint(rules)})")
+        msg = f"it belongs to ruleset {doc.ruleset!r} ({doc.fingerprint}), not {rules.name!r} ({fingerprint(rules)})"
+        raise _fail(msg)
     try:
         options = rules.resolve_options(doc.players, doc.options)
     except Exception as exc:  # noqa: BLE001
@@ -321,6 +320,38 @@ def _load_game(rules: Ruleset, text: str) -> Game:
     _load_vars(s, doc.vars)
     _load_zones(s, doc.zones)  # after the variables, which capacities may read
     _load_frames(s, doc.frames)
+    _check_progress(s, doc)
+    s.rng_draws = doc.rng_draws
+    s.events = _load_events(doc.events, s.pieces)
+    s.over, s.end_reason, s.turn_player, s.turn_count = doc.over, doc.end_reason, doc.turn_player, doc.turn_count
+    _load_known(s, doc.known)
+    _load_boards(s, doc.boards)
+    if not s.over:
+        _check_decision(rules, s)
+    return Game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))
+
+
+def _read(text: str) -> SavedGame:
+    """Returns the saved game in `text`, once its JSON is known to have exactly the declared shape."""
+    try:
+        raw = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        msg = f"not JSON ({exc})"
+        raise _fail(msg) from None
+    version = raw.get("format_version") if isinstance(raw, dict) else None
+    if type(version) is not int or version != FORMAT_VERSION:
+        msg = f"unknown format (expected format_version {FORMAT_VERSION})"
+        raise _fail(msg)
+    try:
+        _checker(SavedGame)(raw)
+    except _Misfit as bad:
+        msg = f"${''.join(reversed(bad.path))}{bad.what}"
+        raise _fail(msg) from None
+    return converter.structure(raw, SavedGame)
+
+
+def _check_progress(s: State, doc: SavedGame) -> None:
+    """Checks that whether the game is over, its end reason, whose turn it is and the counts agree."""
     if not doc.over and not s.frames:
         msg = "the game is not over but nothing is running"
         raise _fail(msg)
@@ -336,22 +367,19 @@ def _load_game(rules: Ruleset, text: str) -> Game:
     if doc.rng_draws < 0 or doc.turn_count < 0:
         msg = "a negative count of random draws or of turns"
         raise _fail(msg)
-    s.rng_draws = doc.rng_draws
-    s.events = _load_events(doc.events, s.pieces)
-    s.over, s.end_reason, s.turn_player, s.turn_count = doc.over, doc.end_reason, doc.turn_player, doc.turn_count
-    if len(doc.known) > doc.players:
-        msg = f"knowledge of {len(doc.known)} players in a {doc.players}-player game"
+
+
+def _load_known(s: State, known: list[list[int]]) -> None:
+    """What each player knows of hidden pieces: per player, the ids of the pieces they have seen."""
+    if len(known) > s.nplayers:
+        msg = f"knowledge of {len(known)} players in a {s.nplayers}-player game"
         raise _fail(msg)
-    for p, ids in enumerate(doc.known):
+    for p, ids in enumerate(known):
         for i in ids:
             if not 0 <= i < len(s.pieces):
                 msg = f"player {p} knows piece {i}, which does not exist"
                 raise _fail(msg)
             s.known[i] = s.known.get(i, 0) | (1 << p)
-    _load_boards(s, doc.boards)
-    if not s.over:
-        _check_decision(rules, s)
-    return Game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))
 
 
 def _load_pieces(fresh: list[Piece], saved: list[SavedPiece]) -> list[Piece]:
@@ -391,7 +419,7 @@ def _load_zones(s: State, zones: dict[str, list[int]]) -> None:
         raise _fail(problem)
 
 
-def _kind(v: Any) -> str | None:
+def _kind(v: object) -> str | None:
     return None if v is None else "piece" if isinstance(v, Piece) else type(v).__name__
 
 
@@ -454,8 +482,10 @@ def _load_events(events: list[Event], pieces: list[Piece]) -> list[Event]:
 
 
 def _check_decision(rules: Ruleset, s: State) -> None:
-    """The pending decision must have a player and options the rules can evaluate (both only
-    read the state), or the game would fail at its first use."""
+    """Checks that the pending decision has a player and options the rules can evaluate.
+
+    Both only read the state; without them the game would fail at its first use.
+    """
     try:
         rules.interpreter.chooser(s)
         rules.interpreter.raw_options(s)

@@ -7,9 +7,10 @@ rule language, the runtime helpers, and no Python built-ins.
 
 from __future__ import annotations
 
+import hashlib
 import linecache
 import re
-from types import TracebackType
+from types import CodeType, TracebackType
 from typing import Any, Callable
 
 import attrs
@@ -59,15 +60,15 @@ def _copy(v: Any) -> Any:
 class Program:
     """The runnable form of one checked ruleset."""
 
-    def __init__(self, game: d.GameDef, source: str) -> None:
+    def __init__(self, game: d.GameDef, source: str, code: CodeType | None = None) -> None:
         self.game = game
         self.source = source
-        self.filename = f"<boardkit rules {game.name}>"
+        self.code = code if code is not None else compile_module(game.name, source)
+        self.filename = self.code.co_filename
         self.ns = ns = self._namespace()
-        code = compile(source, self.filename, "exec")
         # Tracebacks and debuggers can show the generated lines.
         linecache.cache[self.filename] = (len(source), None, source.splitlines(True), self.filename)
-        exec(code, ns)  # noqa: S102 - our own generated source, run with a namespace of our own
+        exec(self.code, ns)  # noqa: S102 - our own generated source, run with a namespace of our own
         self.spans = [Span(*t) for t in ns["SPANS"]]
         self._line_span = _line_spans(source)
         self.options = self._options(ns["OPTIONS"])
@@ -145,6 +146,12 @@ class Program:
                 return self.spans[idx] if idx >= 0 else None
             tb = tb.tb_next
         return None
+
+
+def compile_module(name: str, source: str) -> CodeType:
+    """Compiles generated source under a name that tracebacks show and no other ruleset has."""
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:12]
+    return compile(source, f"<boardkit rules {name} {digest}>", "exec")
 
 
 # The most steps (backward jumps and calls) between two decisions.

@@ -1,0 +1,149 @@
+"""The compiled-rules cache: a ruleset compiled once is loaded from the user's cache directory.
+
+An entry holds the generated module's source and code object and the checked model without
+its expressions (the code has them; the runtime reads only declarations, instructions and
+spans). It is keyed by the rule file's name and text and the boardkit version, and it lists
+the files it extends with a hash of each, checked on every load: an edited base is a miss.
+
+Nothing here trusts what it reads. Entries are marshal data (no pickle), read only from a
+directory and files that the user owns and that no one else may write; a file that does not
+decode to what this version writes is ignored and written again. Set BOARDKIT_CACHE_DIR to
+choose the directory, BOARDKIT_NO_CACHE=1 to turn the cache off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import stat
+import tempfile
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+import attrs
+
+from boardkit import errors, source
+from boardkit._version import __version__
+from boardkit.model import defs, expr
+
+# Bumped whenever what an entry holds changes shape.
+FORMAT = 1
+_MAGIC = "boardkit-compiled-rules"
+
+_CLASSES: dict[str, type] = {c.__name__: c for mod in (defs, source, errors) for c in vars(mod).values()
+                             if isinstance(c, type) and attrs.has(c) and c.__module__ == mod.__name__}
+_EXPRESSIONS = tuple(c for c in vars(expr).values() if isinstance(c, type) and attrs.has(c)
+                     and c.__module__ == expr.__name__)
+
+
+@attrs.frozen
+class Cached:
+    game: defs.GameDef
+    python_source: str
+    code: CodeType
+
+
+def cache_dir() -> Path | None:
+    """Where compiled rules are kept, or None when the cache is off."""
+    if os.environ.get("BOARDKIT_NO_CACHE") == "1":
+        return None
+    chosen = os.environ.get("BOARDKIT_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "boardkit"
+
+
+def _digest(*parts: str) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _entry(directory: Path, filename: str, text: str) -> Path:
+    return directory / f"{_digest(str(FORMAT), __version__, filename, text)[:40]}.bkc"
+
+
+def _private(path: Path) -> bool:
+    """Whether only the current user can have written `path`."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and st.st_uid != getuid():
+        return False
+    return not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def load(filename: str, text: str) -> Cached | None:
+    """The compiled rules of `text` (named `filename`), if the cache holds them and they are
+    still true to every file they were compiled from; else None."""
+    directory = cache_dir()
+    if directory is None:
+        return None
+    path = _entry(directory, filename, text)
+    if not (_private(directory) and _private(path)):
+        return None
+    try:
+        data = marshal.loads(path.read_bytes())
+        magic, version, fmt, name, text_hash, bases, python_source, code, model = data
+        if (magic, version, fmt, name, text_hash) != (_MAGIC, __version__, FORMAT, filename, _digest(text)):
+            return None
+        for base, base_hash in bases:
+            if _digest(Path(base).read_text(encoding="utf-8")) != base_hash:
+                return None
+        game = _decode(model)
+        if not isinstance(game, defs.GameDef) or not isinstance(code, CodeType) or not isinstance(python_source, str):
+            return None
+    except Exception:  # noqa: BLE001 - a damaged or foreign entry is a miss, never an error
+        return None
+    return Cached(game, python_source, code)
+
+
+def store(filename: str, text: str, game: defs.GameDef, python_source: str, code: CodeType) -> None:
+    """Keeps compiled rules for the next load; a cache that cannot be written is skipped."""
+    directory = cache_dir()
+    if directory is None:
+        return
+    bases = [(name, _digest(src.text)) for name, src in sorted(game.sources.items()) if name != filename]
+    data = (_MAGIC, __version__, FORMAT, filename, _digest(text), bases, python_source, code, _encode(game))
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private(directory):
+            return
+        fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(marshal.dumps(data))
+        os.replace(tmp, _entry(directory, filename, text))
+    except (OSError, ValueError):
+        return
+
+
+def _encode(value: Any) -> Any:
+    """The model as marshal data: a node is a list [class name, fields...]; expressions are
+    left out (None), since the generated code carries them."""
+    if isinstance(value, _EXPRESSIONS):
+        return None
+    if attrs.has(type(value)):
+        return [type(value).__name__, *(_encode(getattr(value, f.name)) for f in attrs.fields(type(value)))]
+    if isinstance(value, tuple):
+        return tuple(_encode(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _encode(v) for k, v in value.items()}
+    return value
+
+
+def _decode(value: Any) -> Any:
+    c = value.__class__
+    if c is list:
+        return _CLASSES[value[0]](*map(_decode, value[1:]))
+    if c is tuple:
+        return tuple(map(_decode, value))
+    if c is dict:
+        return {k: _decode(v) for k, v in value.items()}
+    return value
