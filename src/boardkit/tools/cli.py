@@ -7,14 +7,15 @@ and every statistic in ``boardkit.simulate``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -24,6 +25,9 @@ import boardkit
 from boardkit._version import __version__
 from boardkit.errors import BoardkitError, RuleError
 from boardkit.tools.simulate import AGENT_SEED_FACTOR, SimulationResult, simulate
+
+if TYPE_CHECKING:
+    from boardkit import Game, Move, Option, Ruleset
 
 __all__ = ["build_parser", "main", "parse_option_value"]
 
@@ -42,7 +46,7 @@ class CommandError(Exception):
         self.code = code
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:  # noqa: PLR0911 - one exit code per kind of failure
     """Runs the command line and returns the exit code.
 
     Returns 0 on success, 1 when a command fails (bad rules, unknown ruleset, a game
@@ -56,8 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.code is None:
             return 0
         return exc.code if isinstance(exc.code, int) else 2
+    handler: Callable[[argparse.Namespace], int] = args.handler
     try:
-        return args.handler(args)
+        return handler(args)
     except CommandError as exc:
         _error(str(exc))
         return exc.code
@@ -71,10 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, and keep the interpreter's final
         # flush of stdout from failing again.
-        try:
+        with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
         return 1
     except OSError as exc:
         _error(f"cannot read {exc.filename!r}: {exc.strerror}" if exc.filename else str(exc))
@@ -87,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """Builds the argument parser with one subparser per command."""
     parser = argparse.ArgumentParser(
-        prog="boardkit", description="Run board games from declarative rule files."
+        prog="boardkit", description="Run board games from declarative rule files.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -103,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_arguments(sim)
     sim.add_argument("--games", "-n", type=_positive_int, required=True, help="games to play")
     sim.add_argument(
-        "--jobs", "-j", type=_natural_int, default=1, help="worker processes (0: one per CPU)"
+        "--jobs", "-j", type=_natural_int, default=1, help="worker processes (0: one per CPU)",
     )
     sim.add_argument("--json", action="store_true", help="print the summary and games as JSON")
     sim.set_defaults(handler=_cmd_simulate)
@@ -118,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ruleset", metavar="NAME|FILE", help="a bundled name or a .bk file")
     parser.add_argument(
-        "--players", "-p", type=_positive_int, help="player count (default: the fewest allowed)"
+        "--players", "-p", type=_positive_int, help="player count (default: the fewest allowed)",
     )
     parser.add_argument("--seed", "-s", type=int, default=0, help="base seed (default 0)")
     parser.add_argument(
@@ -175,8 +178,8 @@ def parse_option_value(text: str) -> int | bool | str:
     return text
 
 
-def _options(rules: Any, pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
-    declared: Mapping[str, Any] = rules.options
+def _options(rules: Ruleset, pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    declared: Mapping[str, Option] = rules.options
     options: dict[str, Any] = {}
     for name, text in pairs:
         if name not in declared:
@@ -189,11 +192,11 @@ def _options(rules: Any, pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
     return options
 
 
-def _players(rules: Any, requested: int | None) -> int:
+def _players(rules: Ruleset, requested: int | None) -> int:
     return requested if requested is not None else rules.min_players
 
 
-def load(reference: str) -> Any:
+def load(reference: str) -> Ruleset:
     """Loads a ruleset from a bundled name or a file path.
 
     Something that looks like a path (ends in ``.bk`` or has a directory part) is always a
@@ -247,7 +250,7 @@ def _player_range(least: int, most: int) -> str:
     return str(least) if least == most else f"{least}-{most}"
 
 
-def _describe_option(option: Any) -> str:
+def _describe_option(option: Option) -> str:
     text = f"{option.name}={_show(option.default)}"
     if option.choices:
         text += f" ({', '.join(_show(choice) for choice in option.choices)})"
@@ -298,7 +301,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _simulate_with_progress(rules: Any, kwargs: dict[str, Any]) -> SimulationResult:
+def _simulate_with_progress(rules: Ruleset, kwargs: dict[str, Any]) -> SimulationResult:
     columns = (
         TextColumn("simulating"),
         BarColumn(),
@@ -308,11 +311,11 @@ def _simulate_with_progress(rules: Any, kwargs: dict[str, Any]) -> SimulationRes
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("simulate", total=kwargs["games"])
         return simulate(
-            rules, **kwargs, progress=lambda done, _total: bar.update(task, completed=done)
+            rules, **kwargs, progress=lambda done, _total: bar.update(task, completed=done),
         )
 
 
-def _print_result(rules: Any, result: SimulationResult) -> None:
+def _print_result(rules: Ruleset, result: SimulationResult) -> None:
     summary = result.summary
     console = _stdout()
     options = ", ".join(f"{k}={_show(v)}" for k, v in result.options.items())
@@ -365,14 +368,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_at_terminal(
         game,
         seat=args.seat,
-        agent=random.Random(args.seed * AGENT_SEED_FACTOR + args.seat),
+        agent=random.Random(args.seed * AGENT_SEED_FACTOR + args.seat),  # noqa: S311 - an opponent, not a secret
         max_moves=args.max_moves,
         title=f"{rules.title}: you are player {args.seat} of {players} (seed {args.seed})",
     )
 
 
 def play_at_terminal(
-    game: Any,
+    game: Game,
     *,
     seat: int,
     agent: random.Random,
@@ -408,8 +411,8 @@ def play_at_terminal(
                 print("\n".join(lines), file=out)
                 shown = lines
             print(f"{game.prompt or 'your move'}:", file=out)
-            for number, move in enumerate(moves, start=1):
-                print(f"  {number:>2}. {move.label}", file=out)
+            for number, option in enumerate(moves, start=1):
+                print(f"  {number:>2}. {option.label}", file=out)
             move = _ask(moves, inp, out)
             if move is None:
                 print("\nleaving the game", file=out)
@@ -425,7 +428,7 @@ def play_at_terminal(
     return 0
 
 
-def _ask(moves: Sequence[Any], inp: TextIO, out: TextIO) -> Any | None:
+def _ask(moves: Sequence[Move], inp: TextIO, out: TextIO) -> Move | None:
     by_label = {move.label: move for move in moves}
     while True:
         print("> ", end="", file=out, flush=True)
@@ -445,7 +448,7 @@ def _ask(moves: Sequence[Any], inp: TextIO, out: TextIO) -> Any | None:
         print(f"no move {text!r}: enter a number from 1 to {len(moves)} or a label", file=out)
 
 
-def _print_outcome(game: Any, seat: int, out: TextIO) -> None:
+def _print_outcome(game: Game, seat: int, out: TextIO) -> None:
     print(f"\ngame over: {game.end_reason or 'the game ended'}", file=out)
     winners = game.winners()
     for player, score in enumerate(game.scores()):
@@ -472,7 +475,7 @@ def render_view(view: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _describe(value: Any) -> str:
+def _describe(value: object) -> str:
     if isinstance(value, list):
         if not value:
             return "empty"
@@ -493,7 +496,7 @@ def _describe_mapping(value: Mapping[str, Any]) -> str:
     return ", ".join(f"{key}={_describe(item)}" for key, item in value.items()) or "empty"
 
 
-def _describe_item(item: Any) -> str:
+def _describe_item(item: object) -> str:
     if isinstance(item, Mapping):
         if "label" in item:
             return str(item["label"])
@@ -503,7 +506,7 @@ def _describe_item(item: Any) -> str:
     return _show(item)
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     if value == "":
         return '""'
     if isinstance(value, bool):

@@ -15,12 +15,15 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 import boardkit
 from boardkit.errors import BoardkitError
+
+if TYPE_CHECKING:
+    from boardkit import Game, Move, Ruleset
 
 __all__ = [
     "ABORTED",
@@ -191,7 +194,7 @@ class RulesetRef:
     filename: str = "<ruleset>"
 
     @classmethod
-    def of(cls, rules: Any) -> RulesetRef:
+    def of(cls, rules: Ruleset) -> RulesetRef:
         """Makes a reference to ``rules``: its file if it came from one, else its source text."""
         path = getattr(rules, "source_path", None)
         if path is not None:
@@ -203,15 +206,18 @@ class RulesetRef:
         # The name it was parsed under: a variant's `extends` resolves relative to it.
         return cls(text=text, filename=getattr(rules, "source_filename", f"{rules.name}.bk"))
 
-    def load(self) -> Any:
+    def load(self) -> Ruleset:
         """Parses and checks the referenced ruleset."""
         if self.path is not None:
             return boardkit.load_ruleset(self.path)
+        if self.text is None:
+            msg = "a RulesetRef needs a path or a text"
+            raise ValueError(msg)
         return boardkit.parse_ruleset(self.text, filename=self.filename)
 
 
 def simulate(
-    rules: Any,
+    rules: Ruleset,
     *,
     games: int,
     players: int,
@@ -254,7 +260,7 @@ def simulate(
     rules.new_game(players=players, seed=seed, options=options)
 
     started = time.perf_counter()
-    settings = {"players": players, "seed": seed, "options": options, "max_moves": max_moves}
+    settings: dict[str, Any] = {"players": players, "seed": seed, "options": options, "max_moves": max_moves}
     jobs = min(jobs, max(games, 1))
     records: list[GameRecord] = []
     if jobs == 1:
@@ -278,7 +284,7 @@ def simulate(
 
 
 def play_random_game(
-    rules: Any,
+    rules: Ruleset,
     *,
     index: int,
     players: int,
@@ -293,18 +299,14 @@ def play_random_game(
     """
     game_seed = seed + index
     agent_seed = seed * AGENT_SEED_FACTOR + index
-    rng = random.Random(agent_seed)
+    rng = random.Random(agent_seed)  # noqa: S311 - an opponent, not a secret
     started = time.perf_counter()
     decisions = 0
     game = None
     try:
         game = rules.new_game(players=players, seed=game_seed, options=dict(options))
         while not game.is_over and decisions < max_moves:
-            moves = game.legal_moves()
-            if not moves:
-                msg = f"game {index} (seed {game_seed}): no legal moves but the game is not over"
-                raise SimulationError(msg, index=index, seed=game_seed)
-            game.play(rng.choice(moves))
+            game.play(rng.choice(_moves(game, index=index, seed=game_seed)))
             decisions += 1
         finished = game.is_over
         record = GameRecord(
@@ -327,8 +329,17 @@ def play_random_game(
     return record
 
 
+def _moves(game: Game, *, index: int, seed: int) -> list[Move]:
+    """Returns the legal moves of a game that is not over; SimulationError if there are none."""
+    moves = game.legal_moves()
+    if not moves:
+        msg = f"game {index} (seed {seed}): no legal moves but the game is not over"
+        raise SimulationError(msg, index=index, seed=seed)
+    return moves
+
+
 def summarize(
-    records: Sequence[GameRecord], *, players: int, wall_seconds: float
+    records: Sequence[GameRecord], *, players: int, wall_seconds: float,
 ) -> Summary:
     """Aggregates per-game records; see ``Summary`` for what each figure covers."""
     done = [record for record in records if not record.aborted]
@@ -362,7 +373,7 @@ def summarize(
 
 
 def _play_chunk(
-    rules: Any,
+    rules: Ruleset,
     indexes: Sequence[int],
     *,
     players: int,
@@ -372,20 +383,27 @@ def _play_chunk(
 ) -> list[GameRecord]:
     return [
         play_random_game(
-            rules, index=index, players=players, seed=seed, options=options, max_moves=max_moves
+            rules, index=index, players=players, seed=seed, options=options, max_moves=max_moves,
         )
         for index in indexes
     ]
 
 
 def _play_chunk_in_worker(
-    ref: RulesetRef, indexes: Sequence[int], **kwargs: Any
+    ref: RulesetRef,
+    indexes: Sequence[int],
+    *,
+    players: int,
+    seed: int,
+    options: Mapping[str, Any],
+    max_moves: int,
 ) -> list[GameRecord]:
-    return _play_chunk(_load_cached(ref), indexes, **kwargs)
+    rules = _load_cached(ref)
+    return _play_chunk(rules, indexes, players=players, seed=seed, options=options, max_moves=max_moves)
 
 
 @functools.cache
-def _load_cached(ref: RulesetRef) -> Any:
+def _load_cached(ref: RulesetRef) -> Ruleset:
     # One parse per worker process, however many chunks it plays.
     return ref.load()
 
@@ -419,20 +437,7 @@ def _play_parallel(
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                if future.cancelled():
-                    continue
-                failure = future.exception()
-                if failure is None:
-                    records.extend(future.result())
-                elif isinstance(failure, SimulationError):
-                    failures.append(failure)
-                    # Chunks start in index order, so every chunk below this one has
-                    # started and will finish: the lowest failure found is the one a
-                    # serial run reports.
-                    for later in pending:
-                        later.cancel()
-                else:
-                    raise failure
+                _take(future, records, failures, pending)
             if progress is not None and not failures:
                 progress(len(records), games)
     except BaseException:
@@ -442,3 +447,25 @@ def _play_parallel(
     if failures:
         raise min(failures, key=lambda failure: failure.index)
     return records
+
+
+def _take(
+    future: Future[list[GameRecord]],
+    records: list[GameRecord],
+    failures: list[SimulationError],
+    pending: set[Future[list[GameRecord]]],
+) -> None:
+    """Adds a finished chunk's records, or its SimulationError; any other error propagates."""
+    if future.cancelled():
+        return
+    failure = future.exception()
+    if failure is None:
+        records.extend(future.result())
+    elif isinstance(failure, SimulationError):
+        failures.append(failure)
+        # Chunks start in index order, so every chunk below this one has started and will
+        # finish: the lowest failure found is the one a serial run reports.
+        for later in pending:
+            later.cancel()
+    else:
+        raise failure
