@@ -181,7 +181,7 @@ class Game:
         options = self._legal()
         player = interp.chooser(s)
         if label is None:
-            label = interp.option_labels(s, options)[i]
+            label = interp.chosen_label(s, options, i)
         snap = s.snapshot()
         try:
             interp.apply(s, options[i], player, label)

@@ -125,6 +125,18 @@ class Interpreter:
             return str(ins.optional)
         return label_of(option)
 
+    def chosen_label(self, s: State, options: list[Any], i: int) -> str:
+        """The label `option_labels` gives the i-th option, without labelling the others when
+        they cannot share it (numbers alone, texts alone, a branch's names)."""
+        option = options[i]
+        kind = option.__class__
+        if kind is int or kind is str:
+            if all(o.__class__ is kind for o in options):
+                return self.option_label(s, option)
+        elif isinstance(self._site(s)[2], Branch):
+            return self.option_label(s, option)
+        return self.option_labels(s, options)[i]
+
     def option_labels(self, s: State, options: list[Any]) -> list[str]:
         """Labels of the options, made unique: a piece whose label another option shares is
         named with its zone ("red from hand[0]"), and any still alike are numbered ("#2")."""
@@ -176,15 +188,16 @@ class Interpreter:
         events, s.events = s.events, _NO_EVENTS
         s.probing = chooser
         try:
-            snap = s.snapshot()
+            snap: list[Any] = []  # taken only if a trial has to run
             legal = [o for o in plain if self._try(s, snap, o, chooser, 0)]
             return legal or [o for o in fallback if self._try(s, snap, o, chooser, 0)]
         finally:
             s.events = events
             s.probing = None
 
-    def _try(self, s: State, snap: tuple[Any, ...], option: Any, chooser: int, depth: int) -> bool:
-        """Whether the turn can be completed after `option`; leaves `s` as `snap` holds it."""
+    def _try(self, s: State, snap: list[Any], option: Any, chooser: int, depth: int) -> bool:
+        """Whether the turn can be completed after `option`; leaves `s` as it was (`snap` holds
+        a snapshot of it once one is needed)."""
         s.trials_left -= 1
         if s.trials_left < 0:
             msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
@@ -193,6 +206,8 @@ class Interpreter:
         quick = self._quick(s, option, depth)
         if quick is not None:
             return quick
+        if not snap:
+            snap.append(s.snapshot())
         try:
             self.apply(s, option, chooser, None)
             return self._completable(s, chooser, depth)
@@ -201,7 +216,7 @@ class Interpreter:
         except Horizon:
             return True
         finally:
-            s.restore(snap)
+            s.restore(snap[0])
 
     def _quick(self, s: State, option: Any, depth: int) -> bool | None:
         """Settles a trial without running it when the option leads, through jumps and calls
@@ -224,7 +239,7 @@ class Interpreter:
             return False
         if depth >= PROBE_DEPTH or not self.needs_probe(s) or self.chooser(s) != chooser:
             return True
-        snap = s.snapshot()
+        snap: list[Any] = []
         return any(self._try(s, snap, o, chooser, depth + 1) for o in plain) or any(
             self._try(s, snap, o, chooser, depth + 1) for o in fallback)
 
