@@ -372,6 +372,7 @@ def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], posi
             s.vars[key] = program.var_init[name](s, {})
         except RULE_FAULTS as exc:
             raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", d.vars[name].span) from None
+        s.forget()  # initial values may have read variables not yet set
     interp = rules.interpreter
     if "setup" in d.procs:
         s.frames = [["setup", 0, {"$actor": None}]]
@@ -389,6 +390,7 @@ def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], posi
         from boardkit.runtime.position import apply_position
 
         apply_position(s, position)
+        s.forget()
         # The game keeps the position (for saving, and undo to the start): the caller's dict
         # may change afterwards. Copied once checked, so that no junk reaches deepcopy.
         position = copy.deepcopy(position)

@@ -94,7 +94,7 @@ class Lookahead:
         else:
             w.line("return None", 1)  # a loop of jumps: the full trial reports it
             return
-        body.append(f"_vals = _offered({ex.gen_with(ins.domain, local)}, s)")
+        body.append(f"_vals = _offered(D_{cur.replace('$', '_')}_{at}(s, {local}), s)")
         body.append("if not _vals:")
         body.append("    return False")
         fail = self._may_fail([(cur, at), *reversed(chain)])

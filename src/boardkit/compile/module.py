@@ -99,6 +99,25 @@ def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, args: str = "s, L",
     return name
 
 
+def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int) -> str:
+    """A choice's options, remembered in s.memo while the game stands still: the look-ahead of
+    one decision, the decision itself and those after it ask for them again. Keyed by the
+    locals they read (a truth value apart from 0 and 1); a list among them is no key."""
+    names = sorted({n.name for n in m.walk(node) if isinstance(n, m.Local)})
+    key = "".join(f"L[{n!r}], L[{n!r}].__class__ is bool, " for n in names)
+    w.line(f"def {name}(s, L):")
+    w.at(span, 1)
+    w.line(f"_k = ({site}, {key})", 1)
+    w.line("try:", 1)
+    w.line("_r = s.memo.get(_k, _MISS)", 2)
+    w.line("except TypeError:", 1)
+    w.line(f"return {w.ex.gen(node)}", 2)
+    w.line("if _r is _MISS:", 1)
+    w.line(f"_r = s.memo[_k] = {w.ex.gen(node)}", 2)
+    w.line("return _r", 1)
+    return name
+
+
 def _declarations(w: Writer, game: d.GameDef) -> None:
     w.line("# Initial values of variables, capacities and sizes of zones, labels and parts of pieces.")
     vars_ = [f"{v.name!r}: {_expr_fn(w, f'V_{v.name}', v.init, v.span)}" for v in game.vars.values()]
@@ -260,6 +279,7 @@ def _sites(w: Writer, game: d.GameDef) -> None:
     choice's options and chooser, a branch's conditions, a call's arguments (look-ahead)."""
     w.line("# Decisions and calls, read by the runtime and the look-ahead: SITES[proc][pc].")
     ahead = Lookahead(w, game, CALL_DEPTH)
+    entries_all: list[str] = []
     quick = []
     procs = []
     for proc in game.procs.values():
@@ -270,7 +290,8 @@ def _sites(w: Writer, game: d.GameDef) -> None:
             if isinstance(ins, (d.Choose, d.Branch)) and ins.by is not None:
                 by = _expr_fn(w, f"BY_{base}", ins.by, ins.span)
             if isinstance(ins, d.Choose):
-                dom = _expr_fn(w, f"D_{base}", ins.domain, ins.span)
+                dom = _memo_fn(w, f"D_{base}", ins.domain, ins.span, len(entries_all))
+                entries_all.append(dom)
                 entries.append(f"{pc}: ({dom}, {by})")
                 passing = isinstance(proc.code[pc + 1], (d.Jump, d.CallProc, d.Choose))
                 if ins.by is None and passing:

@@ -105,6 +105,7 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
     placements = _deal(s, wanted, pool, rest_slot)
     _put_leftover(s, [p for p in pool if s.loc[p.id] in wanted or rest_slot is not None], rest_slot, rest_types)
     s.vars.update(variables)
+    s.forget()  # capacities, read next, must see the position, not what setup dealt
     # Capacities last: they may read the variables the position sets.
     problem = s.capacity_problem()
     if problem is not None:

@@ -92,7 +92,8 @@ class Program:
                   tuple=tuple, range=range, len=len, str=str, dict=dict, isinstance=isinstance,
                   _TurnStarted=TurnStarted, _TurnEnded=TurnEnded, _const=self._const, _runaway=self._runaway,
                   _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,
-                  _offered=offered, _QUICK_FAULTS=(*RULE_FAULTS, Horizon))
+                  _offered=offered, _QUICK_FAULTS=(*RULE_FAULTS, Horizon),
+                  _MISS=_MISS, TypeError=TypeError, bool=bool)
         return ns
 
     # Errors, located by the span indexes the generated code passes.
@@ -146,6 +147,10 @@ class Program:
                 return self.spans[idx] if idx >= 0 else None
             tb = tb.tb_next
         return None
+
+
+# What the memo holds for a key it has not seen.
+_MISS = object()
 
 
 def compile_module(name: str, source: str) -> CodeType:

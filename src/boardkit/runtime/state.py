@@ -101,6 +101,10 @@ class State:
         # What expressions may still do before a rule counts as running away (exprs.WORK_LIMIT);
         # renewed by every run to a decision, look-ahead and score.
         self.work = WORK_LIMIT
+        # The options choices gave while the game stood still (compile/module.py `_memo`):
+        # the look-ahead of one decision and the decisions after it ask again. Every effect
+        # starts it afresh.
+        self.memo: dict[Any, Any] = {}
         # How many more backward jumps and calls may run before the next decision.
         self.steps = 0
         # Knowledge of hidden pieces: piece id -> bit mask of the players who have seen it.
@@ -126,6 +130,7 @@ class State:
     def move(self, chosen: list[Piece], dest: int, end: str | None, drawn: bool = False) -> None:
         """Moves pieces to a zone; `drawn` when the rules took the first pieces of their zone
         rather than named ones (from a bag, a random draw)."""
+        self.memo = {}
         if not chosen:
             return
         reveals = self.probing is not None and self._unknown_to(self.probing, chosen, drawn)
@@ -177,6 +182,7 @@ class State:
 
     def _mix(self, slot: int) -> None:
         """A bag has no order: what goes in is mixed, so drawing the first pieces is random."""
+        self.memo = {}
         mixed = list(self.zones[slot])
         self.rng.shuffle(mixed)
         self.zones[slot] = mixed
@@ -204,12 +210,14 @@ class State:
         return None
 
     def shuffle(self, slot: int) -> None:
+        self.memo = {}
         shuffled = list(self.zones[slot])
         self.rng.shuffle(shuffled)
         self.zones[slot] = shuffled
         self.events.append(Shuffled(key_text(self.layout.zone_keys[slot])))
 
     def create(self, type_name: str, attrs: dict[str, Any], count: int, slot: int) -> None:
+        self.memo = {}
         label = self.program.labels.get(type_name)
         ids = []
         for _ in range(count):
@@ -221,9 +229,11 @@ class State:
         self.zones[slot] = self.zones[slot] + (self.pieces[-count:] if count > 0 else [])
         if self.layout.zone_defs[slot].kind == "bag":
             self._mix(slot)
+        self.memo = {}  # labels may have read the zone before the pieces were in it
         self.events.append(Created(tuple(ids), key_text(self.layout.zone_keys[slot])))
 
     def set_var(self, key: Any, value: Any, op: str) -> None:
+        self.memo = {}
         if op == "+=":
             value = add(self, self.vars[key], value)
         elif op == "-=":
@@ -239,6 +249,7 @@ class State:
 
     def peek(self, pieces: Any, player: Any) -> None:
         """Lets `player` know `pieces` (one piece or a list) while they stay out of public zones."""
+        self.memo = {}
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.nplayers:
             msg = f"peek needs a player (0..{self.nplayers - 1}), not {player!r}"
             raise ValueError(msg)
@@ -254,6 +265,7 @@ class State:
 
     def reveal(self, pieces: Any) -> None:
         """Lets every player know `pieces` (one piece or a list)."""
+        self.memo = {}
         chosen = _pieces(pieces, "reveal")
         reveals = self.probing is not None and self._unknown_to(self.probing, chosen)
         everyone = (1 << self.nplayers) - 1
@@ -263,6 +275,7 @@ class State:
             raise Horizon
 
     def end_game(self, reason: str) -> None:
+        self.memo = {}
         self.over = True
         self.end_reason = reason
         self.frames = []
@@ -270,11 +283,16 @@ class State:
 
     def place(self, piece: Any, dest: int, cells: Any) -> None:
         """Puts one piece on cells of a grid zone (`place x on g at cells`)."""
+        self.memo = {}
         one = piece[0] if isinstance(piece, list) and len(piece) == 1 else piece
         reveals = self.probing is not None and isinstance(one, Piece) and self._unknown_to(self.probing, [one])
         grid.place(self, piece, dest, cells)
         if reveals:
             raise Horizon
+
+    def forget(self) -> None:
+        """Drops what the memo holds, for code that changes the state directly (loading)."""
+        self.memo = {}
 
     # Copies.
     def copy(self) -> State:
@@ -288,6 +306,7 @@ class State:
         twin.pieces = self.pieces[:]
         twin.frames = [[f[0], f[1], dict(f[2])] for f in self.frames]
         twin.events = list(self.events)
+        twin.memo = {}
         return twin
 
     def snapshot(self) -> tuple:
@@ -297,6 +316,7 @@ class State:
                 self.boards)
 
     def restore(self, snap: tuple) -> None:
+        self.memo = {}
         (zones, loc, vars_, frames, self.rng_draws, nevents, self.over, self.end_reason, self.turn_player,
          self.turn_count, npieces, self.known, self.boards) = snap
         self.zones = zones[:]
