@@ -318,7 +318,9 @@ def _load_game(rules: Ruleset, text: str) -> Game:
     s = State(rules.program, rules.layout(doc.players), doc.players, options, doc.seed)
     s.pieces = _load_pieces(fresh.state.pieces, doc.pieces)
     _load_vars(s, doc.vars)
+    s.forget()  # checking variables' kinds evaluated initial values on a state half loaded
     _load_zones(s, doc.zones)  # after the variables, which capacities may read
+    s.forget()
     _load_frames(s, doc.frames)
     _check_progress(s, doc)
     s.rng_draws = doc.rng_draws
