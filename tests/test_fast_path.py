@@ -118,3 +118,21 @@ def test_play_refuses_what_is_no_label_with_the_librarys_error(bad: object) -> N
     with pytest.raises(boardkit.IllegalMove):
         game.play(bad)  # type: ignore[arg-type]
     assert game.to_json() == before
+
+
+@pytest.mark.parametrize("loaded", [False, True], ids=["played", "loaded"])
+def test_undo_goes_back_through_every_decision_past_the_checkpoints_kept(loaded: bool) -> None:
+    rules = boardkit.load_ruleset("mandala")
+    game = rules.new_game(players=2, seed=12)
+    rng = random.Random(12)
+    states = [game.to_json()]
+    for _ in range(100):  # more than CHECKPOINT_EVERY * CHECKPOINTS_KEPT decisions
+        if game.is_over:
+            break
+        game.apply_action(rng.choice(game.legal_actions()))
+        states.append(game.to_json())
+    if loaded:
+        game = rules.load_game(game.to_json())
+    while game.history:
+        game.undo()
+        assert game.to_json() == states[len(game.history)]

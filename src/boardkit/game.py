@@ -21,7 +21,11 @@ if TYPE_CHECKING:
     from boardkit.registry import Ruleset
 
 
-UNDO_KEPT = 64
+# Undo restores the latest checkpoint before the decision it returns to and plays forward
+# from there: a checkpoint every CHECKPOINT_EVERY decisions, the last CHECKPOINTS_KEPT kept
+# (older decisions are reached by playing forward from the start).
+CHECKPOINT_EVERY = 8
+CHECKPOINTS_KEPT = 8
 
 
 @attrs.frozen
@@ -62,13 +66,19 @@ class Game:
         self.options = dict(options)
         self.position = position
         self.history = history
-        # Recent decision points, for a quick undo; older ones are rebuilt by replaying history.
-        self._undo: collections.deque[Any] = collections.deque(maxlen=UNDO_KEPT)
+        # For undo: the action number of each decision made (None where only the label is
+        # known, in a loaded game), the decision point of each, and checkpoints (decisions
+        # made, snapshot) to play forward from.
+        self._actions: list[int | None] = [None] * len(history)
+        self._points: list[object | None] = [None] * len(history)
+        self._checkpoints: collections.deque[tuple[int, tuple[Any, ...]]] = collections.deque(maxlen=CHECKPOINTS_KEPT)
+        if history:  # a loaded game: a rule failing on its next move brings it back here
+            self._checkpoints.append((len(history), state.snapshot(compact=True)))
         # The pending decision: its options (once worked out) and their moves (once asked
         # for). `_point` changes whenever the game moves on, so that old moves are refused.
         self._options: list[Any] | None = None
         self._moves: list[Move] | None = None
-        self._point = object()
+        self._point: object | None = None  # made when a move is first offered
 
     # Reading.
     @property
@@ -130,6 +140,8 @@ class Game:
             options = self._legal()
             s, interp = self._s, self._interp
             player = interp.chooser(s)
+            if self._point is None:
+                self._point = object()
             point = self._point
             self._moves = [Move(label, player, o, point) for label, o in zip(interp.option_labels(s, options), options)]
         return list(self._moves)
@@ -182,18 +194,23 @@ class Game:
         player = interp.chooser(s)
         if label is None:
             label = interp.chosen_label(s, options, i)
-        snap = s.snapshot()
+        made = len(self.history)
+        if made % CHECKPOINT_EVERY == 0 and (not self._checkpoints or self._checkpoints[-1][0] != made):
+            self._checkpoints.append((made, s.snapshot(compact=True)))
         try:
             interp.apply(s, options[i], player, label)
             self._advance()
         except BaseException:
-            s.restore(snap)
+            # A rule failed on the way: the game goes back to where it was, played forward from
+            # its last checkpoint (no copy is taken before each move).
+            self._rebuild(made)
             raise
-        self._undo.append((snap, self._point))
         self.history.append(label)
-        self._moved_on(object())
+        self._actions.append(i)
+        self._points.append(self._point)
+        self._moved_on(None)
 
-    def _moved_on(self, point: object) -> None:
+    def _moved_on(self, point: object | None) -> None:
         self._options = self._moves = None
         self._point = point
 
@@ -208,26 +225,45 @@ class Game:
         if not self.history:
             msg = "nothing to undo"
             raise IllegalMove(msg)
-        point = object()
-        if self._undo:
-            snap, point = self._undo.pop()  # back at that decision: its moves are good again
+        self._rebuild(len(self.history) - 1)
+        self.history.pop()
+        self._actions.pop()
+        self._moved_on(self._points.pop())  # back at that decision: its moves are good again
+
+    def _rebuild(self, made: int) -> None:
+        """Brings the state back to how it was after `made` decisions: from the latest
+        checkpoint at or before it, or from the start, playing the decisions after it again."""
+        while self._checkpoints and self._checkpoints[-1][0] > made:
+            self._checkpoints.pop()
+        if self._checkpoints:
+            start, snap = self._checkpoints[-1]
             self._s.restore(snap)
         else:
-            replay = self.rules.new_game(players=self.players, seed=self.seed, options=self.options,
-                                         position=self.position)
-            for label in self.history[:-1]:
-                replay.play(label)
-            self._s = replay.state
-        self.history.pop()
-        self._moved_on(point)
+            start = 0
+            self._s = self.rules.new_game(players=self.players, seed=self.seed, options=self.options,
+                                          position=self.position).state
+            self._checkpoints.append((0, self._s.snapshot(compact=True)))
+        s, interp = self._s, self._interp
+        for n in range(start, made):
+            if n % CHECKPOINT_EVERY == 0 and n != start:  # the undos that follow start nearer
+                self._checkpoints.append((n, s.snapshot(compact=True)))
+            options = interp.legal_options(s)
+            action = self._actions[n]
+            label = self.history[n]
+            if action is None:  # a loaded game's decision: known by its label only
+                action = interp.option_labels(s, options).index(label)
+            interp.apply(s, options[action], interp.chooser(s), label)
+            interp.run(s)
 
     def clone(self) -> Game:
         """An independent copy of the game, cheap enough for search: it shares the rules and
         the pieces (which never change), and copies what moves change."""
         twin = Game(self.rules, self._s.copy(), seed=self.seed, options=self.options, position=self.position,
                     history=list(self.history))
-        # The twin's own decision points: moves offered by this game stay this game's.
-        twin._undo = collections.deque(((snap, object()) for snap, _ in self._undo), maxlen=UNDO_KEPT)
+        # Checkpoints never change, so the twin shares them; its decision points are its own,
+        # so that moves offered by this game stay this game's.
+        twin._actions = list(self._actions)
+        twin._checkpoints = collections.deque(self._checkpoints, maxlen=CHECKPOINTS_KEPT)
         return twin
 
     def outcome(self) -> Outcome | None:

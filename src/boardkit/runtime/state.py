@@ -6,6 +6,7 @@ mutable parts, which makes moves atomic, look-ahead cheap to undo, and undo itse
 
 from __future__ import annotations
 
+import array
 import itertools
 import random
 from typing import Any
@@ -160,7 +161,7 @@ class State:
             self._mix(dest)
         text = self.layout.zone_text
         for src, ids in by_source.items():
-            self.events.append(Moved(tuple(ids), text[src], text[dest]))
+            self.events.append(Moved(_ONE[ids[0]] if len(ids) == 1 else tuple(ids), text[src], text[dest]))
         if reveals:
             raise Horizon
 
@@ -309,8 +310,13 @@ class State:
         twin.memo = {}
         return twin
 
-    def snapshot(self) -> tuple:
-        return (self.zones[:], self.loc[:], dict(self.vars),
+    def snapshot(self, compact: bool = False) -> tuple[Any, ...]:
+        """What `restore` needs to bring the state back. A compact one (for undo checkpoints,
+        kept long) holds piece locations as an array rather than a list."""
+        loc: Any = self.loc[:]
+        if compact:
+            loc = array.array("H" if len(self.zones) <= _SHORT else "l", self.loc)
+        return (self.zones[:], loc, dict(self.vars),
                 [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng_draws, len(self.events),
                 self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known,
                 self.boards)
@@ -320,11 +326,26 @@ class State:
         (zones, loc, vars_, frames, self.rng_draws, nevents, self.over, self.end_reason, self.turn_player,
          self.turn_count, npieces, self.known, self.boards) = snap
         self.zones = zones[:]
-        self.loc = loc[:]
+        self.loc = list(loc)
         self.vars = dict(vars_)
         self.frames = [[f[0], f[1], dict(f[2])] for f in frames]
         del self.events[nevents:]
         del self.pieces[npieces:]
+
+
+# The most zones whose slots fit in two bytes.
+_SHORT = 65535
+
+
+class _OnePiece(dict[int, tuple[int]]):
+    """Shared one-piece tuples for events: most moves move one piece, and a game keeps its log."""
+
+    def __missing__(self, piece_id: int) -> tuple[int]:
+        one = self[piece_id] = (piece_id,)
+        return one
+
+
+_ONE = _OnePiece()
 
 
 def _pieces(value: Any, what: str) -> list[Piece]:
