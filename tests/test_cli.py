@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -307,3 +308,24 @@ def test_a_runtime_rule_error_names_the_game(
     err = capsys.readouterr().err
     assert f"game 0 (seed 1) failed on move 1: {path}:" in err
     assert "Traceback" not in err
+
+
+def test_compile_prints_the_generated_module_pointing_at_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compile", "mandala"]) == 0
+    source = capsys.readouterr().out
+    compile(source, "mandala.py", "exec")  # valid Python
+    assert "def P_take_turn(s, F, probe):" in source
+    # Each statement names the rule it comes from, by file:line:col.
+    assert re.search(r"#@ \d+ \S*mandala\.bk:\d+:\d+", source)
+
+
+def test_compile_writes_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "mandala_rules.py"
+    assert main(["compile", "mandala", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == boardkit.load_ruleset("mandala").python_source
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_compile_of_an_unknown_ruleset_fails_cleanly(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compile", "nosuch"]) == 1
+    assert "unknown ruleset 'nosuch'" in capsys.readouterr().err

@@ -115,6 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_arguments(play)
     play.add_argument("--seat", type=_natural_int, default=0, help="your seat (default 0)")
     play.set_defaults(handler=_cmd_play)
+
+    comp = commands.add_parser("compile", help="show the Python module a ruleset compiles to")
+    comp.add_argument("ruleset", metavar="NAME|FILE", help="a bundled name or a .bk file")
+    comp.add_argument("--output", "-o", metavar="FILE", help="write the module to FILE instead of printing it")
+    comp.set_defaults(handler=_cmd_compile)
     return parser
 
 
@@ -277,6 +282,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
             continue
         failed += 1
     return 1 if failed else 0
+
+
+def _cmd_compile(args: argparse.Namespace) -> int:
+    source = load(args.ruleset).python_source
+    if args.output is None:
+        sys.stdout.write(source)
+    else:
+        Path(args.output).write_text(source, encoding="utf-8")
+        print(f"wrote {args.output} ({source.count(chr(10))} lines)")
+    return 0
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
