@@ -40,6 +40,12 @@ MUST_SAY = {
     "unknown_function": "did you mean 'size'?",
     "unknown_attribute_type": "did you mean 'Colour'?",
     "grid_with_another_kind": "cannot also be a pile",
+    "slip_and_and": "write 'and' for '&&'",
+    "slip_or_or": "write 'or' for '||'",
+    "slip_not": "write 'not' for '!'",
+    "slip_true": "unknown name 'True'; write 'true'",
+    "slip_else_if": "write 'elif' for 'else if'",
+    "where_and_precedence": "'.colour' is outside the 'where' before it",
 }
 
 

@@ -24,6 +24,7 @@ MUST_SAY = {
     "procedure_never_called": "procedure 'tidy' is never called from setup or play",
     "game_never_ends": "the game can never end",
     "condition_never_holds": "this condition can never hold",
+    "keyword_as_name": "'at' is a keyword of the rule language",
 }
 
 

@@ -2,7 +2,7 @@
 
 An entry holds the generated module's source and code object and the checked model without
 its expressions (the code has them; the runtime reads only declarations, instructions and
-spans). It is keyed by the rule file's name and text and the boardkit version, and it lists
+spans). It is keyed by the rule file's name and text and the engine (boardkit's version and files), and it lists
 the files it extends with a hash of each, checked on every load: an edited base is a miss.
 
 Nothing here trusts what it reads. Entries are marshal data (no pickle), read only from a
@@ -13,6 +13,7 @@ choose the directory, BOARDKIT_NO_CACHE=1 to turn the cache off.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import marshal
 import os
@@ -64,8 +65,21 @@ def _digest(*parts: str) -> str:
     return h.hexdigest()
 
 
+@functools.cache
+def engine_id() -> str:
+    """The version, and the size and time of every file of the installed package: code that
+    changed since an entry was written (an editable install, a patched one) makes a miss."""
+    root = Path(__file__).resolve().parents[1]
+    parts = [__version__]
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".lark"):
+            st = path.stat()
+            parts.append(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")
+    return _digest(*parts)
+
+
 def _entry(directory: Path, filename: str, text: str) -> Path:
-    return directory / f"{_digest(str(FORMAT), __version__, filename, text)[:40]}.bkc"
+    return directory / f"{_digest(str(FORMAT), engine_id(), filename, text)[:40]}.bkc"
 
 
 def _private(path: Path) -> bool:
@@ -92,7 +106,7 @@ def load(filename: str, text: str) -> Cached | None:
     try:
         data = marshal.loads(path.read_bytes())
         magic, version, fmt, name, text_hash, bases, python_source, code, model = data
-        if (magic, version, fmt, name, text_hash) != (_MAGIC, __version__, FORMAT, filename, _digest(text)):
+        if (magic, version, fmt, name, text_hash) != (_MAGIC, engine_id(), FORMAT, filename, _digest(text)):
             return None
         for base, base_hash in bases:
             if _digest(Path(base).read_text(encoding="utf-8")) != base_hash:
@@ -111,7 +125,7 @@ def store(filename: str, text: str, game: defs.GameDef, python_source: str, code
     if directory is None:
         return
     bases = [(name, _digest(src.text)) for name, src in sorted(game.sources.items()) if name != filename]
-    data = (_MAGIC, __version__, FORMAT, filename, _digest(text), bases, python_source, code, _encode(game))
+    data = (_MAGIC, engine_id(), FORMAT, filename, _digest(text), bases, python_source, code, _encode(game))
     try:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _private(directory):

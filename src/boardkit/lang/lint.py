@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardkit.errors import Diagnostic
 from boardkit.lang import ast
+from boardkit.lang.parse import keyword_names
 from boardkit.model import defs as d
 from boardkit.model import expr as m
 
@@ -43,10 +44,31 @@ def lint(items: list[ast.Decl], game: d.GameDef, used: set[str], main_file: str)
         if isinstance(item, (ast.ZoneDecl, ast.VarDecl, ast.OptionDecl, ast.FuncDecl, ast.ConstDecl)) and (
                 item.name not in used):
             warn(item.span, f"{_KINDS[type(item)]} {item.name!r} is declared but never used")
+    _lint_names(items, warn)
     reached = _reached(game)
     _lint_procs(items, game, reached, warn)
     _lint_conditions(game, reached, warn)
     return warnings
+
+
+def _lint_names(items: list[ast.Decl], warn: Callable[[Span, str], None]) -> None:
+    """Names that are also keywords: legal where the grammar expects a name, but they read
+    wrongly and give confusing errors elsewhere."""
+    named: list[tuple[str, Span]] = []
+    for item in items:
+        # Zones may take the name of their kind (`zone bag: bag`): that reads as it means.
+        if isinstance(item, (ast.VarDecl, ast.OptionDecl, ast.FuncDecl, ast.ConstDecl, ast.ProcDecl)) and (
+                item.name not in ("setup", "play")):
+            named.append((item.name, item.span))
+        if isinstance(item, (ast.FuncDecl, ast.ProcDecl)):
+            named.extend((p, item.span) for p in item.params)
+        if isinstance(item, ast.ProcDecl):
+            named.extend((n.name, n.span) for n in ast.walk(item.body) if isinstance(n, ast.Let))
+            named.extend((n.var, n.span) for n in ast.walk(item.body) if isinstance(n, (ast.For, ast.Choose)))
+    keywords = keyword_names()
+    for name, span in named:
+        if name in keywords:
+            warn(span, f"{name!r} is a keyword of the rule language; another name reads better and avoids confusing errors")
 
 
 def _reached(game: d.GameDef) -> set[str]:

@@ -38,6 +38,13 @@ def _parser() -> lark.Lark:
     )
 
 
+@functools.cache
+def keyword_names() -> frozenset[str]:
+    """The words the grammar reserves in some place (`move`, `at`, `top`, ...)."""
+    return frozenset(str(t.pattern.value) for t in _parser().terminals
+                     if t.pattern.type == "str" and str(t.pattern.value).isidentifier())
+
+
 def _token_text(name: str) -> str:
     """How a token is written: its literal text for punctuation and keywords."""
     if name in _TOKEN_NAMES:
@@ -66,12 +73,35 @@ def _diagnostic(err: lark.exceptions.UnexpectedInput, source: SourceFile) -> Dia
         else:
             lines = source.text.rstrip("\n").split("\n")
             span = Span(source.filename, len(lines), len(lines[-1]) + 1)
-        return Diagnostic(span, f"unexpected {found}; expected {_expected(err.expected)}")
+        return Diagnostic(span, f"unexpected {found}; expected {_expected(err.expected)}{_hint(tok, source, err.expected)}")
     if isinstance(err, lark.exceptions.UnexpectedCharacters):
         pos = err.pos_in_stream
         char = source.text[pos] if pos is not None and pos < len(source.text) else "?"
-        return Diagnostic(span, f"unexpected character {char!r}")
+        return Diagnostic(span, f"unexpected character {char!r}{_CHAR_HINTS.get(source.text[pos:pos + 2], '')}")
     return Diagnostic(span, "unexpected end of file")
+
+
+# Slips from other languages, and what the rule language writes instead.
+_CHAR_HINTS = {"&&": "; write 'and' for '&&'", "||": "; write 'or' for '||'", "!=": "",
+               "!": "; write 'not' for '!'"}
+_CHAR_HINTS.update({f"!{c}": "; write 'not' for '!'" for c in "abcdefghijklmnopqrstuvwxyz(_"})
+
+
+# Words after which a new name is declared, and what it names.
+_DECLARING = {"func": "function", "proc": "procedure", "let": "local", "var": "variable", "const": "constant",
+              "zone": "zone", "option": "option", "enum": "enum", "component": "component", "for": "loop variable",
+              "choose": "choice"}
+
+
+def _hint(tok: lark.Token, source: SourceFile, expected: set[str]) -> str:
+    """A suggestion for a token that is a common slip: `else if`, a keyword used as a name."""
+    before = source.text[: tok.start_pos].rstrip() if tok.start_pos is not None else ""
+    if str(tok) == "if" and before.endswith("else"):
+        return "; write 'elif' for 'else if'"
+    declaring = before.rsplit(None, 1)[-1] if before else ""
+    if "NAME" in expected and declaring in _DECLARING and str(tok).isidentifier():
+        return f"; {str(tok)!r} is a keyword of the rule language and cannot name a {_DECLARING[declaring]}"
+    return ""
 
 
 def parse(source: SourceFile) -> ast.RuleFile:

@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from boardkit.source import Span
 
 
+# Literals as other languages write them.
+_LITERAL_SLIPS = {"True": "; write 'true'", "False": "; write 'false'", "None": "; write 'none'",
+                  "null": "; write 'none'", "TRUE": "; write 'true'", "FALSE": "; write 'false'"}
+
+
 def suggest(name: str, candidates: Iterable[str]) -> str:
     """Returns "; did you mean 'x'?" for the candidate closest to a misspelt `name`, or ""."""
     close = difflib.get_close_matches(name, list(candidates), n=1)
@@ -65,6 +70,9 @@ class Resolver:
         self.diags = diagnostics
         self.used: set[str] = set()
         self._counter = 0
+        # `.attr` nodes just after a `where` (by id), for a message that explains why they are
+        # outside it.
+        self._after_where: dict[int, str] = {}
         # Where the expression being resolved is read rather than run (see `resolve`).
         self._reading: str | None = None
 
@@ -169,7 +177,8 @@ class Resolver:
             return m.StateRef(span, "player_count")
         if name in sym.members:
             return m.Lit(span, name)
-        self.error(span, f"unknown name {name!r}{suggest(name, [*scope, *bound, *sym.all_names()])}")
+        hint = _LITERAL_SLIPS.get(name) or suggest(name, [*scope, *bound, *sym.all_names()])
+        self.error(span, f"unknown name {name!r}{hint}")
         return m.Lit(span, None)
 
     def _it(self, node: ast.It, _scope: set[str], bound: Bindings) -> m.Expr:
@@ -185,7 +194,13 @@ class Resolver:
     def _it_attr(self, node: ast.ItAttr, _scope: set[str], bound: Bindings) -> m.Expr:
         self._check_attr(node.attr, node.span)
         if "it" not in bound:
-            self.error(node.span, f"'.{node.attr}' is only defined inside 'where' or a component label")
+            after = self._after_where.get(id(node))
+            if after is not None:
+                self.error(node.span, f"'.{node.attr}' is outside the 'where' before it: 'where' takes only "
+                                      f"the comparison after it, so '{after}' ends the filter; put the whole "
+                                      "condition in parentheses: xs where (... and ...)")
+            else:
+                self.error(node.span, f"'.{node.attr}' is only defined inside 'where' or a component label")
             return m.Lit(node.span, None)
         return m.PieceAttr(node.span, bound["it"], node.attr)
 
@@ -274,6 +289,12 @@ class Resolver:
         return m.Binary(node.span, node.op, self.gen(node.left, scope, bound), self.gen(node.right, scope, bound))
 
     def _bool_op(self, node: ast.BoolOp, scope: set[str], bound: Bindings) -> m.Expr:
+        # `xs where .a > 1 and .b == c` reads as `(xs where .a > 1) and .b == c`: say so at `.b`.
+        if "it" not in bound and isinstance(node.values[0], ast.Where):
+            for value in node.values[1:]:
+                for inner in ast.walk(value):
+                    if isinstance(inner, ast.ItAttr):
+                        self._after_where[id(inner)] = node.op
         return m.BoolOp(node.span, node.op, tuple(self.gen(v, scope, bound) for v in node.values))
 
     def _ternary(self, node: ast.Ternary, scope: set[str], bound: Bindings) -> m.Expr:
