@@ -380,3 +380,12 @@ def test_adding_to_a_variable_keeps_the_list_bound() -> None:
     text = 'game "Grow"\nplayers 2\nvar xs = [1]\nplay {\n  repeat 20 {\n    set xs += xs\n  }\n}\n'
     with pytest.raises(boardkit.RuleRuntimeError, match="joining would make 131072 items"):
         boardkit.parse_ruleset(text, filename="grow.bk").new_game(players=2)
+
+
+@pytest.mark.parametrize("count", ["99999999999999999", "50000000", '"three"'])
+def test_repeat_is_bounded_by_the_work_budget_before_it_counts(count: str) -> None:
+    """`repeat N` charges N to the work budget before it starts: a huge N is a located error,
+    not a MemoryError or minutes of counting."""
+    text = f'game "R"\nplayers 2\nvar n = 0\nplay {{\n  repeat {count} {{\n    set n += 1\n  }}\n  end game "x"\n}}\n'
+    with pytest.raises(boardkit.RuleRuntimeError, match=r"r\.bk:5:\d+: .*(steps of work|whole number)"):
+        boardkit.parse_ruleset(text, filename="r.bk").new_game(players=2)

@@ -10,16 +10,23 @@ points a reader at the rule text.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from boardkit._version import __version__
 from boardkit.compile.exprgen import ExprGen
 from boardkit.compile.lookahead import Lookahead
 from boardkit.compile.writer import Writer
 from boardkit.model import defs as d
 from boardkit.model import expr as m
-from boardkit.source import Span
+
+if TYPE_CHECKING:
+    from boardkit.source import Span
 
 # What a procedure function returns to the runtime's loop.
 DECISION, CALLED, RETURNED, OVER, TURN_DONE = range(5)
+# What a call of a rule's function costs in the work budget (runtime/work.py): about as much
+# time as walking five items of a list.
+CALL_COST = 5
 # The deepest procedure calls may nest.
 CALL_DEPTH = 200
 
@@ -83,14 +90,15 @@ def _functions(w: Writer, game: d.GameDef) -> None:
         params = "".join(f", {p.ident}" for p in f.params)
         w.line(f"def F_{f.name}(s{params}):")
         w.at(f.span, 1)
-        w.line("s.work -= 1", 1)
+        w.line(f"s.work -= {CALL_COST}", 1)
         w.line("if s.work < 0:", 1)
         w.line("_over_budget()", 2)
         w.line(f"return {w.ex.gen(f.body)}", 1)
     w.line("")
 
 
-def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, args: str = "s, L", pre: str = "") -> str:
+def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, *, args: str = "s, L", pre: str = "") -> str:
+    """Writes a function `name(args)` that returns the value of `node`, after the statement `pre`."""
     w.line(f"def {name}({args}):")
     w.at(span, 1)
     if pre:
@@ -100,9 +108,11 @@ def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, args: str = "s, L",
 
 
 def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int) -> str:
-    """A choice's options, remembered in s.memo while the game stands still: the look-ahead of
-    one decision, the decision itself and those after it ask for them again. Keyed by the
-    locals they read (a truth value apart from 0 and 1); a list among them is no key."""
+    """Writes the function of a choice's options, remembered in s.memo while the game stands still.
+
+    The look-ahead of one decision, the decision itself and those after it ask for them again.
+    Keyed by the locals they read (a truth value apart from 0 and 1); a list among them is no key.
+    """
     names = sorted({n.name for n in m.walk(node) if isinstance(n, m.Local)})
     key = "".join(f"L[{n!r}], L[{n!r}].__class__ is bool, " for n in names)
     w.line(f"def {name}(s, L):")
@@ -135,9 +145,9 @@ def _declarations(w: Writer, game: d.GameDef) -> None:
     labels, parts = [], []
     for c in game.components.values():
         if c.label is not None:
-            labels.append(f"{c.name!r}: {_expr_fn(w, f'LABEL_{c.name}', c.label, c.span, 's, ' + c.it.ident)}")
+            labels.append(f"{c.name!r}: {_expr_fn(w, f'LABEL_{c.name}', c.label, c.span, args='s, ' + c.it.ident)}")
         if c.parts is not None:
-            parts.append(f"{c.name!r}: {_expr_fn(w, f'PARTS_{c.name}', c.parts, c.span, 's, ' + c.it.ident)}")
+            parts.append(f"{c.name!r}: {_expr_fn(w, f'PARTS_{c.name}', c.parts, c.span, args='s, ' + c.it.ident)}")
     w.line(f"LABELS = {{{', '.join(labels)}}}")
     w.line(f"PARTS = {{{', '.join(parts)}}}")
     w.line("# Scores and tiebreaks: expressions of one player, a local.")
@@ -221,8 +231,8 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
         fors = "".join(f"({f.var.ident!r}, lambda s, L: {w.ex.gen(f.iter)}, "
                        f"{'lambda s, L: ' + w.ex.gen(f.cond) if f.cond is not None else 'None'}), " for f in ins.fors)
         kwargs = ", ".join(f"{k.name!r}: {w.ex.gen(k.value)}" for k in ins.kwargs)
-        return [f"_create(s, L, {ins.type!r}, ({fors}), lambda s, L: {w.ex.gen(ins.count)}, "
-                f"lambda s, L: {{{kwargs}}}, lambda s, L: {w.ex.zone_slot(ins.dest)})"]
+        return [(f"_create(s, L, {ins.type!r}, ({fors}), lambda s, L: {w.ex.gen(ins.count)}, "
+                 f"lambda s, L: {{{kwargs}}}, lambda s, L: {w.ex.zone_slot(ins.dest)})")]
     if isinstance(ins, d.Log):
         return [f"s.log({ins.message!r}, [{', '.join(w.ex.gen(a) for a in ins.args)}])"]
     if isinstance(ins, d.Peek):
@@ -238,8 +248,9 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
             return [f"pc = {pc + 1} if {w.ex.gen(ins.cond)} else {ins.target}"]
         return [f"if not {w.ex.gen(ins.cond)}:", *("    " + t for t in _goto(ins.target, pc, idx)), f"pc = {pc + 1}"]
     if isinstance(ins, d.IterInit):
-        items = w.ex.gen(ins.items) if ins.items is not None else f"range({w.ex.gen(ins.count)})"  # type: ignore[arg-type]
-        return [f"L[{ins.slot!r}] = (tuple({items}), 0)"]
+        if ins.items is not None:
+            return [f"L[{ins.slot!r}] = (tuple({w.ex.gen(ins.items)}), 0)"]
+        return [f"L[{ins.slot!r}] = (_repeats(s, {w.ex.gen(ins.count)}), 0)"]  # type: ignore[arg-type]
     if isinstance(ins, d.IterNext):
         return [f"_items, _i = L[{ins.slot!r}]",
                 "if _i < len(_items):",
@@ -250,7 +261,7 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
                 f"    pc = {ins.end}"]
     if isinstance(ins, d.CallProc):
         params = procs[ins.proc].params
-        local = "".join(f"{p!r}: _cp({w.ex.gen(a)}), " for p, a in zip(params, ins.args))
+        local = "".join(f"{p!r}: _cp({w.ex.gen(a)}), " for p, a in zip(params, ins.args, strict=True))
         return [f"F[1] = {pc}",
                 f"if len(s.frames) >= {CALL_DEPTH}:",
                 f"    _too_deep({idx})",
@@ -275,8 +286,10 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
 
 
 def _sites(w: Writer, game: d.GameDef) -> None:
-    """What the runtime evaluates of a decision or a call without running the procedure: a
-    choice's options and chooser, a branch's conditions, a call's arguments (look-ahead)."""
+    """Writes what the runtime evaluates of a decision or a call without running the procedure.
+
+    That is a choice's options and chooser, a branch's conditions, a call's arguments (look-ahead).
+    """
     w.line("# Decisions and calls, read by the runtime and the look-ahead: SITES[proc][pc].")
     ahead = Lookahead(w, game, CALL_DEPTH)
     entries_all: list[str] = []

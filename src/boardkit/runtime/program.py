@@ -1,5 +1,7 @@
-"""A compiled ruleset made runnable: the generated module executed with the runtime's
-vocabulary, its constants and options worked out, its tables ready for the interpreter.
+"""A compiled ruleset made runnable.
+
+The generated module is executed with the runtime's vocabulary, its constants and options
+worked out, its tables ready for the interpreter.
 
 The generated code runs with a namespace that holds only what it needs: the built-ins of the
 rule language, the runtime helpers, and no Python built-ins.
@@ -10,8 +12,8 @@ from __future__ import annotations
 import hashlib
 import linecache
 import re
-from types import CodeType, TracebackType
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
@@ -22,10 +24,24 @@ from boardkit.runtime.builtins import BUILTINS
 from boardkit.runtime.events import TurnEnded, TurnStarted
 from boardkit.runtime.listops import LIST_LIMIT
 from boardkit.runtime.options import offered
-from boardkit.runtime.work import ConstState, add, attribute, each, multiply, over_budget
+from boardkit.runtime.work import ConstState, add, attribute, each, multiply, over_budget, repeats
 from boardkit.source import Span
 
-SiteFn = Callable[[Any, dict[str, Any]], Any]
+if TYPE_CHECKING:
+    from types import CodeType, TracebackType
+
+    from boardkit.runtime.pieces import Piece
+    from boardkit.runtime.state import State
+    from boardkit.runtime.work import Value
+
+    #: A generated function of a rule expression, called with the state and the locals.
+    SiteFn: TypeAlias = Callable[[State, dict[str, Value]], Value]
+    #: A generated function of one piece: its label or its parts.
+    PieceFn: TypeAlias = Callable[[State, Piece], Value]
+    #: The look-ahead's shortcut for one continuation (compile/lookahead.py): called with the
+    #: state, the locals, the depth and whether the frames below may fail; None when only a
+    #: full trial can tell.
+    QuickFn: TypeAlias = Callable[[State, dict[str, Value], int, bool], bool | None]
 
 
 @attrs.frozen
@@ -39,8 +55,11 @@ class Option:
 
 @attrs.define
 class ProcRun:
-    """One procedure as the runtime uses it: its code (for the look-ahead's analysis), its
-    generated function, and what decisions and calls evaluate."""
+    """One procedure as the runtime uses it.
+
+    That is its code (for the look-ahead's analysis), its generated function, and what
+    decisions and calls evaluate.
+    """
 
     name: str
     params: tuple[str, ...]
@@ -50,10 +69,12 @@ class ProcRun:
     sites: dict[int, Any]
 
     def span(self, pc: int) -> Span:
+        """Where the rule of the instruction at `pc` is written."""
         return self.code[pc].span
 
 
-def _copy(v: Any) -> Any:
+def _copy(v: Value) -> Value:
+    """A value as a local keeps it: lists are copied, so that changing one changes no other."""
     return list(v) if isinstance(v, list) else v
 
 
@@ -67,7 +88,7 @@ class Program:
         self.filename = self.code.co_filename
         self.ns = ns = self._namespace()
         # Tracebacks and debuggers can show the generated lines.
-        linecache.cache[self.filename] = (len(source), None, source.splitlines(True), self.filename)
+        linecache.cache[self.filename] = (len(source), None, source.splitlines(keepends=True), self.filename)
         exec(self.code, ns)  # noqa: S102 - our own generated source, run with a namespace of our own
         self.spans = [Span(*t) for t in ns["SPANS"]]
         self._line_span = _line_spans(source)
@@ -78,17 +99,17 @@ class Program:
         self.var_init: dict[str, SiteFn] = ns["VARS"]
         self.capacity: dict[str, SiteFn] = ns["CAPACITY"]
         self.grid_size: dict[str, tuple[SiteFn, SiteFn]] = ns["GRIDS"]
-        self.labels: dict[str, Callable[[Any, Any], Any]] = ns["LABELS"]
-        self.parts: dict[str, Callable[[Any, Any], Any]] = ns["PARTS"]
+        self.labels: dict[str, PieceFn] = ns["LABELS"]
+        self.parts: dict[str, PieceFn] = ns["PARTS"]
         self.score: SiteFn | None = ns["SCORE"]
         self.score_param: str = ns["SCORE_PARAM"]
         self.tiebreaks: tuple[tuple[SiteFn, str], ...] = ns["TIEBREAKS"]
-        self.quick: dict[tuple[str, int], Any] = ns["QUICK"]
+        self.quick: dict[tuple[str, int], QuickFn | tuple[QuickFn, ...]] = ns["QUICK"]
 
     def _namespace(self) -> dict[str, Any]:
         ns: dict[str, Any] = {"__builtins__": {}, "__name__": f"boardkit_rules_{self.game.name}"}
         ns.update({f"_b_{name}": fn for name, fn in BUILTINS.items()})
-        ns.update(_attr=attribute, _each=each, _over_budget=over_budget, _add=add, _mul=multiply, _cp=_copy, list=list,
+        ns.update(_attr=attribute, _each=each, _repeats=repeats, _over_budget=over_budget, _add=add, _mul=multiply, _cp=_copy, list=list,
                   tuple=tuple, range=range, len=len, str=str, dict=dict, isinstance=isinstance,
                   _TurnStarted=TurnStarted, _TurnEnded=TurnEnded, _const=self._const, _runaway=self._runaway,
                   _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,
@@ -97,7 +118,7 @@ class Program:
         return ns
 
     # Errors, located by the span indexes the generated code passes.
-    def _const(self, fn: Callable[[Any], Any], idx: int) -> Any:
+    def _const(self, fn: Callable[[ConstState], Value], idx: int) -> Value:
         try:
             return fn(ConstState())
         except Exception:  # noqa: BLE001 - any failure means it was not a constant
@@ -117,10 +138,11 @@ class Program:
         raise RuleRuntimeError(msg, self.spans[idx])
 
     def _dead_end(self, idx: int, message: str) -> None:
-        raise DeadEnd(f"{self.spans[idx]}: {message}")
+        msg = f"{self.spans[idx]}: {message}"
+        raise DeadEnd(msg)
 
     def _options(self, declared: dict[str, tuple[Any, Any, int]]) -> dict[str, Option]:
-        out = {}
+        out: dict[str, Option] = {}
         for name, (default_fn, choices_fn, idx) in declared.items():
             default = self._const(default_fn, idx)
             choices = self._const(choices_fn, idx) if choices_fn is not None else None
@@ -129,8 +151,8 @@ class Program:
                 span = opt.choices.span if opt.choices is not None else opt.span
                 raise RuleError([Diagnostic(span, "option choices must be a list")], self.game.sources)
             if choices is not None and default not in choices:
-                raise RuleError([Diagnostic(opt.default.span, f"default {default!r} is not one of the choices {choices!r}")],
-                                self.game.sources)
+                msg = f"default {default!r} is not one of the choices {choices!r}"
+                raise RuleError([Diagnostic(opt.default.span, msg)], self.game.sources)
             out[name] = Option(name, default, tuple(choices) if choices else None)
         return out
 
@@ -166,7 +188,8 @@ _MARK = re.compile(r"\s*#@ (\d+) ")
 
 def _line_spans(source: str) -> list[int]:
     """For each line of generated source, the index of the span of the rule it runs (-1: none)."""
-    out, current = [], -1
+    out: list[int] = []
+    current = -1
     for line in source.splitlines():
         found = _MARK.match(line)
         if found:
@@ -177,12 +200,12 @@ def _line_spans(source: str) -> list[int]:
     return out
 
 
-def _create(s: Any, L: dict[str, Any], type_name: str, fors: tuple[Any, ...], count: SiteFn, kwargs: SiteFn,
-            dest: SiteFn) -> None:
+def _create(s: State, local: dict[str, Value], type_name: str,  # noqa: PLR0917 - generated code calls it by position
+            fors: tuple[tuple[str, SiteFn, SiteFn | None], ...], count: SiteFn, kwargs: SiteFn, dest: SiteFn) -> None:
     """`create N Type(k: v, ...) for x in xs if c into zone`: one batch per combination."""
-    envs = [dict(L)]
+    envs = [dict(local)]
     for var, items, cond in fors:
-        nxt = []
+        nxt: list[dict[str, Value]] = []
         for env in envs:
             for x in items(s, env):
                 e2 = dict(env)
@@ -196,7 +219,7 @@ def _create(s: Any, L: dict[str, Any], type_name: str, fors: tuple[Any, ...], co
         if not isinstance(n, int) or len(s.pieces) + n > LIST_LIMIT:
             msg = f"create {n!r:.40} pieces: a game holds at most {LIST_LIMIT} pieces"
             raise ValueError(msg)
-        s.create(type_name, attrs_, n, dest(s, L))
+        s.create(type_name, attrs_, n, dest(s, local))
 
 
 def _bad_pc(pc: int) -> None:

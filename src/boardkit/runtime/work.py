@@ -6,25 +6,49 @@ what a single expression may cost, so that a runaway rule stops with a located e
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, TypeAlias
 
 from boardkit.runtime.listops import LIST_LIMIT
 from boardkit.runtime.pieces import Piece
 
+#: What a rule expression evaluates to: a number, text, truth value, piece, list of them, or
+#: None. Generated code passes such values around unchecked; a closer type would need checks
+#: on the hot path.
+Value: TypeAlias = Any
+
 # How much work (items iterated by comprehensions and filters, items joined by `+`, function
-# calls) one run to a decision, one look-ahead or one score may do: ample for any rule, and a
-# bound on a rule that would otherwise work for ever inside a single expression.
-WORK_LIMIT = 10_000_000
+# calls at compile.module.CALL_COST each, repetitions) one run to a decision, one look-ahead or one score may
+# do: ample for any rule (the bundled games use a few thousand), and a bound that stops a
+# runaway rule in about a second.
+WORK_LIMIT = 2_000_000
 # The largest whole number a rule may make by multiplying, in bits.
 INT_BITS = 1024
 
 
+class Budget(Protocol):
+    """What the operators charge: a game state, or a `ConstState`."""
+
+    work: int
+
+
 def over_budget() -> None:
+    """Stops an expression that ran out of work budget."""
     msg = f"an expression did more than {WORK_LIMIT} steps of work: is a list or a recursion unbounded?"
     raise ValueError(msg)
 
 
-def each(s: Any, xs: Any) -> Any:
+def repeats(s: Budget, n: Value) -> tuple[int, ...]:
+    """What `repeat n` counts through: n is a whole number, charged to the work budget first."""
+    if type(n) is not int:
+        msg = f"repeat needs a whole number of times, not {n!r:.40}"
+        raise TypeError(msg)
+    s.work -= max(n, 0)
+    if s.work < 0:
+        over_budget()
+    return tuple(range(n))
+
+
+def each(s: Budget, xs: Value) -> Value:
     """What a comprehension or filter walks, charged to the work budget."""
     if xs.__class__ is list or isinstance(xs, (tuple, str)):
         s.work -= len(xs)
@@ -33,9 +57,12 @@ def each(s: Any, xs: Any) -> Any:
     return xs
 
 
-def add(s: Any, a: Any, b: Any) -> Any:
-    """`+`, and `+=`: joined lists and texts stay within LIST_LIMIT; the items added are charged
-    to the work budget (so a list built item by item costs in proportion to its length)."""
+def add(s: Budget, a: Value, b: Value) -> Value:
+    """`+` and `+=`: joined lists and texts stay within LIST_LIMIT.
+
+    The items added are charged to the work budget, so a list built item by item costs in
+    proportion to its length.
+    """
     out = a + b
     if isinstance(out, (list, str)):
         if len(out) > LIST_LIMIT:
@@ -47,7 +74,8 @@ def add(s: Any, a: Any, b: Any) -> Any:
     return out
 
 
-def multiply(a: Any, b: Any) -> Any:
+def multiply(a: Value, b: Value) -> Value:
+    """`*`: products stay within INT_BITS; lists and texts are not repeated."""
     if type(a) is int and type(b) is int and a.bit_length() + b.bit_length() > INT_BITS:
         msg = f"a product over {INT_BITS} bits: numbers in rules stay small"
         raise ValueError(msg)
@@ -57,7 +85,7 @@ def multiply(a: Any, b: Any) -> Any:
     return a * b
 
 
-def attribute(value: Any, name: str) -> Any:
+def attribute(value: Value, name: str) -> Value:
     """Reads an attribute of a piece, or projects it over a list of pieces."""
     if value.__class__ is list:
         return [p.attrs[name] for p in value]
@@ -68,8 +96,10 @@ def attribute(value: Any, name: str) -> Any:
 
 
 class ConstState:
-    """Stands in for a game state where expressions are worked out before any game (constants,
-    option values): it has a work budget and nothing else."""
+    """Stands in for a game state where expressions are worked out before any game.
+
+    Constants and option values need a work budget and nothing else.
+    """
 
     def __init__(self) -> None:
         self.work = WORK_LIMIT
