@@ -8,17 +8,20 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from boardkit.runtime.work import WORK_LIMIT
-
 from boardkit.errors import RULE_FAULTS, DeadEnd, IllegalMove, OptionError, RuleRuntimeError, StateError
 from boardkit.runtime.grid import public_pieces
 from boardkit.runtime.interpreter import DECISION, Interpreter
 from boardkit.runtime.knowledge import unseen_zone
 from boardkit.runtime.pieces import Piece
+from boardkit.runtime.position import apply_position
 from boardkit.runtime.state import State, key_text
+from boardkit.runtime.work import WORK_LIMIT
 
 if TYPE_CHECKING:
     from boardkit.registry import Ruleset
+    from boardkit.runtime.events import Event
+    from boardkit.runtime.program import Program, SiteFn
+    from boardkit.runtime.work import Value
 
 
 # Undo restores the latest checkpoint before the decision it returns to and plays forward
@@ -26,6 +29,8 @@ if TYPE_CHECKING:
 # (older decisions are reached by playing forward from the start).
 CHECKPOINT_EVERY = 8
 CHECKPOINTS_KEPT = 8
+# Numbers longer than this, in bits, are shown in error messages by their length alone.
+_SHOWN_BITS = 64
 
 
 @attrs.frozen
@@ -88,18 +93,22 @@ class Game:
 
     @property
     def players(self) -> int:
+        """How many players play."""
         return self._s.nplayers
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended."""
         return self._s.over
 
     @property
     def end_reason(self) -> str | None:
+        """Why the game ended; None while it goes on."""
         return self._s.end_reason
 
     @property
     def turn_count(self) -> int:
+        """How many turns have begun."""
         return self._s.turn_count
 
     @property
@@ -111,20 +120,23 @@ class Game:
 
     @property
     def prompt(self) -> str | None:
+        """What the pending decision asks; None once the game is over."""
         return None if self._s.over else self._interp.prompt(self._s)
 
     @property
-    def events(self) -> list[Any]:
+    def events(self) -> list[Event]:
+        """Everything that has happened, oldest first."""
         return list(self._s.events)
 
-    def _legal(self) -> list[Any]:
+    def _legal(self) -> list[Value]:
         """The options of the pending decision that can be completed into a legal turn."""
         if self._options is None:
             s, interp = self._s, self._interp
             try:
                 options = interp.legal_options(s)
             except DeadEnd as exc:
-                raise RuleRuntimeError(f"a rule failed while listing moves: {exc}") from None
+                msg = f"a rule failed while listing moves: {exc}"
+                raise RuleRuntimeError(msg) from None
             if not options:
                 msg = (f"player {interp.chooser(s)} has no legal option at {self.prompt!r}; "
                        "the rules need a way out (an 'otherwise' option)")
@@ -143,12 +155,15 @@ class Game:
             if self._point is None:
                 self._point = object()
             point = self._point
-            self._moves = [Move(label, player, o, point) for label, o in zip(interp.option_labels(s, options), options)]
+            labels = interp.option_labels(s, options)
+            self._moves = [Move(label, player, o, point) for label, o in zip(labels, options, strict=True)]
         return list(self._moves)
 
     def legal_actions(self) -> list[int]:
-        """The legal moves as numbers, in the order of `legal_moves()`: the fast path for programs
-        that need no labels. `apply_action(i)` plays the i-th."""
+        """The legal moves as numbers, in the order of `legal_moves()`.
+
+        The fast path, for programs that need no labels: `apply_action(i)` plays the i-th.
+        """
         if self._s.over:
             return []
         return list(range(len(self._legal())))
@@ -156,7 +171,8 @@ class Game:
     def play(self, move: Move | str) -> None:
         """Plays a legal move or its label; raises IllegalMove and changes nothing otherwise."""
         if self._s.over:
-            msg = f"the game is over ({self._s.end_reason}); no move {_shown(getattr(move, 'label', move), 80)} can be played"
+            shown = _shown(getattr(move, "label", move), 80)
+            msg = f"the game is over ({self._s.end_reason}); no move {shown} can be played"
             raise IllegalMove(msg)
         moves = self.legal_moves()
         if isinstance(move, Move):
@@ -176,8 +192,10 @@ class Game:
         raise IllegalMove(msg)
 
     def apply_action(self, action: int) -> None:
-        """Plays the action-th legal move (see `legal_actions`); raises IllegalMove and changes
-        nothing on a number that is not one."""
+        """Plays the action-th legal move (see `legal_actions`).
+
+        Raises IllegalMove and changes nothing on a number that is not one.
+        """
         if self._s.over:
             msg = f"the game is over ({self._s.end_reason}); no action {_shown(action)} can be played"
             raise IllegalMove(msg)
@@ -218,7 +236,8 @@ class Game:
         try:
             self._interp.run(self._s)
         except DeadEnd as exc:
-            raise RuleRuntimeError(f"a rule failed outside any choice: {exc}") from None
+            msg = f"a rule failed outside any choice: {exc}"
+            raise RuleRuntimeError(msg) from None
 
     def undo(self) -> None:
         """Returns to the previous decision point."""
@@ -231,8 +250,11 @@ class Game:
         self._moved_on(self._points.pop())  # back at that decision: its moves are good again
 
     def _rebuild(self, made: int) -> None:
-        """Brings the state back to how it was after `made` decisions: from the latest
-        checkpoint at or before it, or from the start, playing the decisions after it again."""
+        """Brings the state back to how it was after `made` decisions.
+
+        It starts from the latest checkpoint at or before it, or from the start, and plays the
+        decisions after it again.
+        """
         while self._checkpoints and self._checkpoints[-1][0] > made:
             self._checkpoints.pop()
         if self._checkpoints:
@@ -256,8 +278,10 @@ class Game:
             interp.run(s)
 
     def clone(self) -> Game:
-        """An independent copy of the game, cheap enough for search: it shares the rules and
-        the pieces (which never change), and copies what moves change."""
+        """An independent copy of the game, cheap enough for search.
+
+        It shares the rules and the pieces (which never change), and copies what moves change.
+        """
         twin = Game(self.rules, self._s.copy(), seed=self.seed, options=self.options, position=self.position,
                     history=list(self.history))
         # Checkpoints never change, so the twin shares them; its decision points are its own,
@@ -279,7 +303,7 @@ class Game:
             return [0] * self.players
         return [self._per_player(program.score, program.score_param, p) for p in range(self.players)]
 
-    def _per_player(self, fn: Any, param: str, p: int) -> int:
+    def _per_player(self, fn: SiteFn, param: str, p: int) -> int:
         """A score or tiebreak of player p; faults point at the rule."""
         s = self._s
         s.work = WORK_LIMIT
@@ -287,7 +311,8 @@ class Game:
             value = fn(s, {param: p})
         except RULE_FAULTS as exc:
             span = self.rules.program.locate(exc.__traceback__)
-            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", span) from None
+            msg = f"{type(exc).__name__}: {exc}"
+            raise RuleRuntimeError(msg, span) from None
         if type(value) is not int:
             msg = f"a score or tiebreak must be a whole number, not {value!r:.60} (player {p})"
             raise RuleRuntimeError(msg, self.rules.program.locate_fn(fn))
@@ -308,9 +333,11 @@ class Game:
         return [p for p in range(self.players) if keys[p] == best]
 
     # Inspection, mainly for tests and hosts that know the whole state.
-    def zone(self, name: str, *index: Any) -> list[dict[str, Any]]:
-        """Contents of one zone (top/first first), each piece as its public attributes; on a grid
-        zone, bottom level first, each with its `cells` and `level`."""
+    def zone(self, name: str, *index: object) -> list[dict[str, Any]]:
+        """Contents of one zone (top/first first), each piece as its public attributes.
+
+        On a grid zone, bottom level first, each with its `cells` and `level`.
+        """
         key = (name, *index) if index else name
         slot = self._s.layout.zslot.get(key) if _hashable(key) else None
         if slot is None:
@@ -326,7 +353,7 @@ class Game:
         s = self._s
         return public_pieces(s, slot) if slot in s.boards else [p.public() for p in s.zones[slot]]
 
-    def var(self, name: str, *index: Any) -> Any:
+    def var(self, name: str, *index: object) -> Value:
         """A variable's value, as the rules hold it (omniscient, like `zone`)."""
         key = (name, *index) if index else name
         if not _hashable(key) or key not in self._s.vars:
@@ -374,14 +401,14 @@ class Game:
         return self.rules.dump_game(self)
 
 
-def _shown(value: Any, width: int = 40) -> str:
+def _shown(value: object, width: int = 40) -> str:
     """A value as an error message shows it: short, even for a number too long to print."""
-    if type(value) is int and value.bit_length() > 64:
+    if type(value) is int and value.bit_length() > _SHOWN_BITS:
         return f"<a number of {value.bit_length()} bits>"
     return f"{value!r:.{width}}"
 
 
-def _hashable(key: Any) -> bool:
+def _hashable(key: object) -> bool:
     try:
         hash(key)
     except TypeError:
@@ -389,7 +416,8 @@ def _hashable(key: Any) -> bool:
     return True
 
 
-def _plain(v: Any) -> Any:
+def _plain(v: object) -> object:
+    """A rule value as plain data: pieces as their public attributes, tuples as lists."""
     if isinstance(v, Piece):
         return v.public()
     if isinstance(v, (list, tuple)):
@@ -397,34 +425,15 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], position: dict | None) -> Game:
+def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], position: dict[str, Any] | None) -> Game:
     """Builds a game: runs setup, applies a position if given, then runs to the first decision."""
     program = rules.program
-    d = program.game
     s = State(program, rules.layout(players), players, options, seed)
-    for key in s.layout.var_keys:
-        name = key[0] if isinstance(key, tuple) else key
-        try:
-            s.vars[key] = program.var_init[name](s, {})
-        except RULE_FAULTS as exc:
-            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", d.vars[name].span) from None
-        s.forget()  # initial values may have read variables not yet set
+    _init_vars(s, program)
     interp = rules.interpreter
-    if "setup" in d.procs:
-        s.frames = [["setup", 0, {"$actor": None}]]
-        try:
-            outcome = interp.run(s)
-        except DeadEnd as exc:
-            raise RuleRuntimeError(f"a rule failed in setup: {exc}") from None
-        if outcome == DECISION:
-            msg = "setup must not ask for decisions; put them in 'play'"
-            raise RuleRuntimeError(msg)
-        if s.over:
-            msg = f"setup ended the game ({s.end_reason}); end it in 'play'"
-            raise RuleRuntimeError(msg)
+    if "setup" in program.game.procs:
+        _setup(s, interp)
     if position is not None:
-        from boardkit.runtime.position import apply_position
-
         apply_position(s, position)
         s.forget()
         # The game keeps the position (for saving, and undo to the start): the caller's dict
@@ -433,16 +442,43 @@ def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], posi
     s.frames = [["play", 0, {"$actor": None}]]
     game = Game(rules, s, seed=seed, options=options, position=position, history=[])
     if position is None:
-        game._advance()
+        game._advance()  # noqa: SLF001 - `start` is the Game's constructor in all but name
         return game
     # Some impossible positions show only when play runs on them (a start player who is not
     # one): the rules run well from every dealt start, so blame the position.
     try:
-        game._advance()
+        game._advance()  # noqa: SLF001 - as above
         if not s.over:
             interp.chooser(s)
     except RuleRuntimeError as exc:
-        raise StateError(f"the position cannot be played: {exc}") from None
+        msg = f"the position cannot be played: {exc}"
+        raise StateError(msg) from None
     return game
 
 
+def _init_vars(s: State, program: Program) -> None:
+    """Gives every variable its initial value, in the order they are declared."""
+    for key in s.layout.var_keys:
+        name = key[0] if isinstance(key, tuple) else key
+        try:
+            s.vars[key] = program.var_init[name](s, {})
+        except RULE_FAULTS as exc:
+            msg = f"{type(exc).__name__}: {exc}"
+            raise RuleRuntimeError(msg, program.game.vars[name].span) from None
+        s.forget()  # initial values may have read variables not yet set
+
+
+def _setup(s: State, interp: Interpreter) -> None:
+    """Runs the setup procedure, which must neither ask for a decision nor end the game."""
+    s.frames = [["setup", 0, {"$actor": None}]]
+    try:
+        outcome = interp.run(s)
+    except DeadEnd as exc:
+        msg = f"a rule failed in setup: {exc}"
+        raise RuleRuntimeError(msg) from None
+    if outcome == DECISION:
+        msg = "setup must not ask for decisions; put them in 'play'"
+        raise RuleRuntimeError(msg)
+    if s.over:
+        msg = f"setup ended the game ({s.end_reason}); end it in 'play'"
+        raise RuleRuntimeError(msg)

@@ -5,18 +5,19 @@ from __future__ import annotations
 import functools
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardkit.compile import cache
 from boardkit.compile.module import generate
 from boardkit.errors import Diagnostic, OptionError, RuleError
 from boardkit.game import Game, start
-from boardkit.lang.check import check_source
-from boardkit.model.defs import GameDef
 from boardkit.runtime.interpreter import Interpreter
 from boardkit.runtime.program import Option, Program
 from boardkit.runtime.state import Layout
 from boardkit.source import SourceFile, Span
+
+if TYPE_CHECKING:
+    from boardkit.model.defs import GameDef
 
 __all__ = ["Option", "Ruleset", "list_rulesets", "load_ruleset", "parse_ruleset"]
 
@@ -59,10 +60,13 @@ class Ruleset:
 
     @property
     def definition(self) -> GameDef:
-        """The checked model of the rules. Rules loaded from the compiled cache work it out
-        again from their text the first time it is asked for."""
+        """The checked model of the rules.
+
+        Rules loaded from the compiled cache work it out again from their text the first time
+        it is asked for.
+        """
         if self._definition is None:
-            self._definition = check_source(SourceFile(self.source_text, self.source_filename), self.name, _resolve)
+            self._definition = _check(SourceFile(self.source_text, self.source_filename), self.name)
         return self._definition
 
     @property
@@ -72,18 +76,22 @@ class Ruleset:
 
     @property
     def name(self) -> str:
+        """The ruleset's name: its file's name without the extension ('ruleset' for bare text)."""
         return self.program.game.name
 
     @property
     def title(self) -> str:
+        """The game's title, as the rules give it."""
         return self.program.game.title
 
     @property
     def min_players(self) -> int:
+        """The fewest players the game is for."""
         return self.program.game.min_players
 
     @property
     def max_players(self) -> int:
+        """The most players the game is for."""
         return self.program.game.max_players
 
     @property
@@ -104,11 +112,17 @@ class Ruleset:
 
     @functools.cache  # noqa: B019 - a ruleset lives as long as its games
     def layout(self, players: int) -> Layout:
+        """Zone slots and variable keys for `players` players, shared by the games of that many."""
         return Layout(self.program, players)
 
     def resolve_options(self, players: int, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Every option's value for a new game: the defaults, with `options` checked and applied.
+
+        Raises OptionError for a player count the game is not for, or an unknown or bad option.
+        """
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            counts = str(self.min_players) if self.min_players == self.max_players else f"{self.min_players}-{self.max_players}"
+            low, high = self.min_players, self.max_players
+            counts = str(low) if low == high else f"{low}-{high}"
             msg = f"{self.name} is for {counts} players, not {players!r}"
             raise OptionError(msg)
         if options is not None and not isinstance(options, dict):
@@ -142,13 +156,13 @@ class Ruleset:
 
     def dump_game(self, game: Game) -> str:
         """Serializes a game of these rules (what `Game.to_json` returns)."""
-        from boardkit.io.serialize import dump_game
+        from boardkit.io.serialize import dump_game  # noqa: PLC0415 - cattrs loads only when a game is saved or loaded
 
         return dump_game(game)
 
     def load_game(self, text: str) -> Game:
         """Loads a game saved with `Game.to_json`; raises StateError if it is corrupt or foreign."""
-        from boardkit.io.serialize import load_game
+        from boardkit.io.serialize import load_game  # noqa: PLC0415 - as in dump_game
 
         return load_game(self, text)
 
@@ -156,14 +170,24 @@ class Ruleset:
         return f"<Ruleset {self.name} {self.min_players}-{self.max_players} players>"
 
 
+def _check(source: SourceFile, name: str) -> GameDef:
+    """Parses and checks rule text. The front end (and lark) is imported only when rules are
+    not in the compiled cache: a program that loads cached rules starts faster without it."""
+    from boardkit.lang.check import check_source  # noqa: PLC0415 - imported on first use, see above
+
+    return check_source(source, name, _resolve)
+
+
 def parse_ruleset(text: str, filename: str = "<string>") -> Ruleset:
-    """Compiles rule text (or loads it from the compiled cache); raises RuleError with every
-    problem found."""
+    """Compiles rule text, or loads it from the compiled cache.
+
+    Raises RuleError with every problem found.
+    """
     cached = cache.load(filename, text)
     if cached is not None:
         return Ruleset(Program(cached.game, cached.python_source, cached.code), text, filename)
     name = Path(filename).stem if filename != "<string>" else "ruleset"
-    definition = check_source(SourceFile(text, filename), name, _resolve)
+    definition = _check(SourceFile(text, filename), name)
     python_source = generate(definition)
     program = Program(definition, python_source)
     cache.store(filename, text, definition, python_source, program.code)
@@ -232,5 +256,4 @@ def load_ruleset(name: str) -> Ruleset:
     if not known:
         msg = f"no bundled ruleset {name!r:.200}; bundled: {', '.join(list_rulesets())}"
         raise OptionError(msg)
-    rules = _load_path(str(bundled))
-    return rules
+    return _load_path(str(bundled))

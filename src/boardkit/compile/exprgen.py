@@ -42,6 +42,7 @@ class ExprGen:
         return f"s.zf[{self.family[z.name]}]" + "".join(f"[{self.gen(a)}]" for a in z.args)
 
     def var_key(self, name: str, args: tuple[m.Expr, ...]) -> str:
+        """Source of the key of one variable in `s.vars`: its name, or (name, index...)."""
         if not args:
             return repr(name)
         return f"({name!r}, {', '.join(self.gen(a) for a in args)})"

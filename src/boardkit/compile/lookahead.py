@@ -13,8 +13,12 @@ procedures running under the decision return (the runtime works it out from its 
 
 from __future__ import annotations
 
-from boardkit.compile.writer import Writer
+from typing import TYPE_CHECKING
+
 from boardkit.model import defs as d
+
+if TYPE_CHECKING:
+    from boardkit.compile.writer import Writer
 
 # How deep the look-ahead nests decisions before it assumes the rest completable.
 PROBE_DEPTH = 64
@@ -48,12 +52,15 @@ class Lookahead:
         return name
 
     def write_all(self) -> None:
+        """Writes the functions named so far, and those they name in turn."""
         while self.todo:
             self._write(*self.todo.pop())
 
     def _may_fail(self, chain: list[tuple[str, int]]) -> bool | None:
-        """Whether a dead end may follow the first of `chain` (callers following, innermost
-        first); None when that depends on the frames below the decision."""
+        """Whether a dead end may follow the first of `chain` (callers following, innermost first).
+
+        None when that depends on the frames below the decision.
+        """
         for proc, pc in chain:
             flags = self.procs[proc].probe[pc]
             if flags.fail:
@@ -62,14 +69,15 @@ class Lookahead:
                 return False
         return None
 
-    def _write(self, proc: str, pc: int, callers: Chain) -> None:  # noqa: C901
-        w, ex = self.w, self.w.ex
-        name = self.names[(proc, pc, callers)]
-        w.line(f"def {name}(s, L, depth, below):")
-        w.line("s.trials_left -= 1", 1)
-        w.line("if s.trials_left < 0:", 1)
-        w.line("return None", 2)
-        body: list[str] = []
+    def _walk(self, proc: str, pc: int, callers: Chain,
+              body: list[str]) -> tuple[str, int, list[tuple[str, int]], str, d.Choose] | None:
+        """Follows jumps and calls from `pc` of `proc` to a decision the shortcut can settle.
+
+        Returns its procedure, pc, callers (innermost last), the name of its locals, and the
+        choice itself, with the source that binds the callees' locals added to `body`; None at
+        anything else, or in a loop of jumps (the full trial reports it).
+        """
+        ex = self.w.ex
         cur, at, chain = proc, pc, list(callers)
         local = "L"
         for _ in range(_MAX_JUMPS):
@@ -79,7 +87,8 @@ class Lookahead:
                 continue
             if isinstance(ins, d.CallProc) and len(chain) < _MAX_CALLS:
                 callee = self.procs[ins.proc]
-                args = "".join(f"{p!r}: {ex.gen_with(a, local)}, " for p, a in zip(callee.params, ins.args))
+                args = "".join(f"{p!r}: {ex.gen_with(a, local)}, "
+                               for p, a in zip(callee.params, ins.args, strict=True))
                 nxt = f"_L{len(chain)}"
                 body.append(f"if len(s.frames) + {len(chain) + 1} > {self.call_depth}:")
                 body.append("    return None")
@@ -88,12 +97,23 @@ class Lookahead:
                 local, cur, at = nxt, ins.proc, 0
                 continue
             if isinstance(ins, d.Choose) and ins.by is None and ins.optional is None:
-                break
+                return cur, at, chain, local, ins
+            return None
+        return None
+
+    def _write(self, proc: str, pc: int, callers: Chain) -> None:
+        w = self.w
+        name = self.names[(proc, pc, callers)]
+        w.line(f"def {name}(s, L, depth, below):")
+        w.line("s.trials_left -= 1", 1)
+        w.line("if s.trials_left < 0:", 1)
+        w.line("return None", 2)
+        body: list[str] = []
+        found = self._walk(proc, pc, callers, body)
+        if found is None:
             w.line("return None", 1)
             return
-        else:
-            w.line("return None", 1)  # a loop of jumps: the full trial reports it
-            return
+        cur, at, chain, local, ins = found
         body.append(f"_vals = _offered(D_{cur.replace('$', '_')}_{at}(s, {local}), s)")
         body.append("if not _vals:")
         body.append("    return False")

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from boardkit.compile.exprgen import ExprGen
-from boardkit.source import Span
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from boardkit.compile.exprgen import ExprGen
+    from boardkit.source import Span
 
 
 class Writer:
-    """Lines of source, the spans of the rules they come from (shared by `part`s), and the
-    expression generator of the ruleset."""
+    """Lines of source, the spans of the rules they come from, and the ruleset's expression generator.
+
+    The spans are shared by `part`s.
+    """
 
     def __init__(self, ex: ExprGen, spans: list[Span] | None = None, span_ids: dict[Span, int] | None = None) -> None:
         self.ex = ex
@@ -21,6 +26,7 @@ class Writer:
         return Writer(self.ex, self.spans, self._span_ids)
 
     def line(self, text: str, indent: int = 0) -> None:
+        """Adds a line, indented by `indent` levels."""
         self.lines.append("    " * indent + text if text else "")
 
     def at(self, span: Span, indent: int) -> int:

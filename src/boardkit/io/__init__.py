@@ -1,0 +1,1 @@
+"""Games saved as JSON and loaded back."""

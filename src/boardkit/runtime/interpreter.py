@@ -9,19 +9,25 @@ that belongs to another player.
 from __future__ import annotations
 
 import collections
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardkit.compile.lookahead import PROBE_DEPTH
 from boardkit.compile.module import CALLED, DECISION, OVER, RETURNED, TURN_DONE
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError
 from boardkit.model.defs import Branch
-from boardkit.runtime.events import Chose
-from boardkit.runtime.pieces import Piece, label_of
+from boardkit.runtime.events import Chose, Event
 from boardkit.runtime.options import SKIP, offered
+from boardkit.runtime.pieces import Piece, label_of
 from boardkit.runtime.program import STEP_LIMIT, ProcRun, Program
-from boardkit.runtime.state import State
 from boardkit.runtime.work import WORK_LIMIT
-from boardkit.source import Span
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from boardkit.model.defs import BranchOption, Decision
+    from boardkit.runtime.state import Snapshot, State
+    from boardkit.runtime.work import Value
+    from boardkit.source import Span
 
 __all__ = ["DECISION", "OVER", "TURN_DONE", "Interpreter"]
 
@@ -36,7 +42,7 @@ class Interpreter:
         self.procs = program.procs
         self._run_fns = {name: p.run for name, p in program.procs.items()}
 
-    def run(self, s: State, probe: bool = False) -> int:
+    def run(self, s: State, *, probe: bool = False) -> int:
         """Executes until a decision, the end of the game, or (when probing) the end of the turn."""
         if not probe:
             s.work = WORK_LIMIT
@@ -64,7 +70,8 @@ class Interpreter:
                 return r
         except RULE_FAULTS as exc:
             span = self.program.locate(exc.__traceback__) or self.span(s)
-            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", span) from None
+            msg = f"{type(exc).__name__}: {exc}"
+            raise RuleRuntimeError(msg, span) from None
 
     def span(self, s: State) -> Span | None:
         """Where the running procedure stands."""
@@ -73,7 +80,8 @@ class Interpreter:
         frame = s.frames[-1]
         return self.procs[frame[0]].span(frame[1])
 
-    def _site(self, s: State) -> tuple[ProcRun, int, Any, Any]:
+    def _site(self, s: State) -> tuple[ProcRun, int, Decision, Any]:
+        """The pending decision: its procedure, program counter, instruction and site."""
         frame = s.frames[-1]
         proc = self.procs[frame[0]]
         pc = frame[1]
@@ -81,14 +89,16 @@ class Interpreter:
 
     # Decisions.
     def chooser(self, s: State) -> int:
-        proc, pc, ins, site = self._site(s)
+        """The player who owes the pending decision."""
+        proc, pc, _, site = self._site(s)
         by = site[1]
         if s.probing is None:
             s.work = WORK_LIMIT
         try:
             player = by(s, s.frames[-1][2]) if by is not None else s.frames[-1][2].get("$actor")
         except RULE_FAULTS as exc:
-            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", proc.span(pc)) from None
+            msg = f"{type(exc).__name__}: {exc}"
+            raise RuleRuntimeError(msg, proc.span(pc)) from None
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < s.nplayers:
             msg = f"this decision has no player ({player!r}): use it inside a 'turn' or add 'by PLAYER'"
             raise RuleRuntimeError(msg, proc.span(pc))
@@ -103,31 +113,38 @@ class Interpreter:
             return self._raw_options(s)
         except RULE_FAULTS as exc:
             proc, pc, _, _ = self._site(s)
-            raise RuleRuntimeError(f"{type(exc).__name__}: {exc}", proc.span(pc)) from None
+            msg = f"{type(exc).__name__}: {exc}"
+            raise RuleRuntimeError(msg, proc.span(pc)) from None
 
     def _raw_options(self, s: State) -> tuple[list[Any], list[Any]]:
         _, _, ins, site = self._site(s)
-        L = s.frames[-1][2]
+        local = s.frames[-1][2]
         if isinstance(ins, Branch):
-            plain, fallback = [], []
-            for i, (option, when) in enumerate(zip(ins.options, site[0])):
-                if when is None or when(s, L):
+            plain: list[Value] = []
+            fallback: list[Value] = []
+            for i, (option, when) in enumerate(zip(ins.options, site[0])):  # noqa: B905 - one condition per option, by construction; the keyword costs time in the look-ahead
+                if when is None or when(s, local):
                     (fallback if option.otherwise else plain).append(i)
             return plain, fallback
         skip = [SKIP] if ins.optional is not None else []
-        return offered(site[0](s, L), s) + skip, []
+        return offered(site[0](s, local), s) + skip, []
 
-    def option_label(self, s: State, option: Any) -> str:
+    def option_label(self, s: State, option: Value) -> str:
+        """How players read one option: a branch's name, a value's label."""
         _, _, ins, _ = self._site(s)
         if isinstance(ins, Branch):
-            return ins.options[option].name
+            branch: BranchOption = ins.options[option]
+            return branch.name
         if option is SKIP:
             return str(ins.optional)
         return label_of(option)
 
     def chosen_label(self, s: State, options: list[Any], i: int) -> str:
-        """The label `option_labels` gives the i-th option, without labelling the others when
-        they cannot share it (numbers alone, texts alone, a branch's names)."""
+        """The label `option_labels` gives the i-th option.
+
+        The others are not labelled when they cannot share it (numbers alone, texts alone, a
+        branch's names).
+        """
         option = options[i]
         kind = option.__class__
         if kind is int or kind is str:
@@ -138,26 +155,30 @@ class Interpreter:
         return self.option_labels(s, options)[i]
 
     def option_labels(self, s: State, options: list[Any]) -> list[str]:
-        """Labels of the options, made unique: a piece whose label another option shares is
-        named with its zone ("red from hand[0]"), and any still alike are numbered ("#2")."""
+        """Labels of the options, made unique.
+
+        A piece whose label another option shares is named with its zone ("red from hand[0]"),
+        and any still alike are numbered ("#2").
+        """
         labels = [self.option_label(s, o) for o in options]
         if len(set(labels)) == len(labels):
             return labels
         text, counts = s.layout.zone_text, collections.Counter(labels)
         labels = [f"{lab} from {text[s.loc[o.id]]}" if isinstance(o, Piece) and counts[lab] > 1 else lab
-                  for lab, o in zip(labels, options)]
+                  for lab, o in zip(labels, options, strict=True)]
         counts, seen = collections.Counter(labels), collections.Counter[str]()
-        out = []
+        out: list[str] = []
         for lab in labels:
             seen[lab] += 1
             out.append(lab if counts[lab] == 1 else f"{lab} #{seen[lab]}")
         return out
 
     def prompt(self, s: State) -> str:
+        """The text the pending decision asks."""
         _, _, ins, _ = self._site(s)
         return str(ins.prompt)
 
-    def apply(self, s: State, option: Any, chooser: int, label: str | None) -> None:
+    def apply(self, s: State, option: Value, chooser: int, label: str | None) -> None:
         """Takes an option of the pending decision and moves the program counter past it.
 
         Look-ahead passes no label: its choices are not events of the game.
@@ -165,18 +186,18 @@ class Interpreter:
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
         if label is not None:
-            s.events.append(Chose(chooser, label, ins.prompt))  # type: ignore[union-attr]
+            s.events.append(Chose(chooser, label, ins.prompt))
         if isinstance(ins, Branch):
             frame[1] = ins.options[option].target
         else:
-            frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)  # type: ignore[union-attr]
+            frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)
             frame[1] += 1
 
     def needs_probe(self, s: State) -> bool:
         """Whether a dead end may follow the pending decision within the turn."""
         return _may_fail((self.procs[f[0]], f[1]) for f in reversed(s.frames))
 
-    def legal_options(self, s: State) -> list[Any]:
+    def legal_options(self, s: State) -> list[Value]:
         """Options of the pending decision that can be completed into a legal turn."""
         plain, fallback = self.raw_options(s)
         if not self.needs_probe(s):
@@ -188,16 +209,18 @@ class Interpreter:
         events, s.events = s.events, _NO_EVENTS
         s.probing = chooser
         try:
-            snap: list[Any] = []  # taken only if a trial has to run
+            snap: list[Snapshot] = []  # taken only if a trial has to run
             legal = [o for o in plain if self._try(s, snap, o, chooser, 0)]
             return legal or [o for o in fallback if self._try(s, snap, o, chooser, 0)]
         finally:
             s.events = events
             s.probing = None
 
-    def _try(self, s: State, snap: list[Any], option: Any, chooser: int, depth: int) -> bool:
-        """Whether the turn can be completed after `option`; leaves `s` as it was (`snap` holds
-        a snapshot of it once one is needed)."""
+    def _try(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int) -> bool:
+        """Whether the turn can be completed after `option`.
+
+        Leaves `s` as it was (`snap` holds a snapshot of it once one is needed).
+        """
         s.trials_left -= 1
         if s.trials_left < 0:
             msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
@@ -218,20 +241,24 @@ class Interpreter:
         finally:
             s.restore(snap[0])
 
-    def _quick(self, s: State, option: Any, depth: int) -> bool | None:
-        """Settles a trial without running it when the option leads, through jumps and calls
-        only, to decisions of the same player (compile/lookahead.py). None: run it."""
+    def _quick(self, s: State, option: Value, depth: int) -> bool | None:
+        """Settles a trial without running it; None: run it.
+
+        It can when the option leads, through jumps and calls only, to decisions of the same
+        player (compile/lookahead.py).
+        """
         top = s.frames[-1]
         quick = self.program.quick.get((top[0], top[1]))
         if quick is None:
             return None
         below = _may_fail((self.procs[f[0]], f[1]) for f in reversed(s.frames[:-1]))
         if isinstance(quick, tuple):
-            return quick[option](s, top[2], depth, below)  # type: ignore[no-any-return]
+            return quick[option](s, top[2], depth, below)
         ins = self.procs[top[0]].code[top[1]]
-        return quick(s, {**top[2], ins.var: None if option is SKIP else option}, depth, below)  # type: ignore[no-any-return, union-attr]
+        return quick(s, {**top[2], ins.var: None if option is SKIP else option}, depth, below)
 
     def _completable(self, s: State, chooser: int, depth: int) -> bool:
+        """Whether the turn can be completed from here: the look-ahead's step after an option."""
         if self.run(s, probe=True) != DECISION:
             return True
         plain, fallback = self.raw_options(s)
@@ -239,26 +266,26 @@ class Interpreter:
             return False
         if depth >= PROBE_DEPTH or not self.needs_probe(s) or self.chooser(s) != chooser:
             return True
-        snap: list[Any] = []
+        snap: list[Snapshot] = []
         return any(self._try(s, snap, o, chooser, depth + 1) for o in plain) or any(
             self._try(s, snap, o, chooser, depth + 1) for o in fallback)
 
 
-
-
-class _NoEvents(list):
+class _NoEvents(list[Event]):
     """An event log that keeps nothing, for look-ahead trials."""
 
-    def append(self, _event: Any) -> None:
+    def append(self, _event: Event) -> None:
         pass
 
 
 _NO_EVENTS = _NoEvents()
 
 
-def _may_fail(chain: Any) -> bool:
-    """Whether a dead end may follow, within the turn, a decision at the first (procedure, pc)
-    of `chain`, its callers following, innermost first."""
+def _may_fail(chain: Iterable[tuple[ProcRun, int]]) -> bool:
+    """Whether a dead end may follow, within the turn, a decision at the first of `chain`.
+
+    `chain` holds (procedure, pc) pairs: the decision's, then its callers', innermost first.
+    """
     for proc, pc in chain:
         flags = proc.probe[pc]
         if flags.fail:

@@ -1,14 +1,15 @@
-"""What a decision offers: its values made options (each distinct value once), and the option
-of not choosing."""
+"""What a decision offers: its distinct values as options, and the option of not choosing."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from boardkit.runtime.pieces import Piece
 
 if TYPE_CHECKING:
+    from boardkit.model.defs import ZoneDef
     from boardkit.runtime.state import State
+    from boardkit.runtime.work import Value
 
 
 class _Skip:
@@ -21,17 +22,20 @@ class _Skip:
 SKIP = _Skip()
 
 
-def offered(values: list, s: State) -> list:
+def offered(values: list[Value], s: State) -> list[Value]:
     """A choice's values as options: each distinct value once."""
     if values and isinstance(values[0], (Piece, list)):
         return _distinct_options(values, s.loc, s.layout.zone_defs)
     return list(dict.fromkeys(values))
 
 
-def _distinct_options(values: list, loc: list[int], zone_defs: list) -> list:
-    """Interchangeable pieces (same type and attributes, same zone) make one option; lists of
-    pieces compare by identity. Pieces in a bag come sorted: their order there is the draw's."""
-    out, seen = [], set()
+def _distinct_options(values: list[Value], loc: list[int], zone_defs: list[ZoneDef]) -> list[Value]:
+    """Interchangeable pieces (same type and attributes, same zone) make one option.
+
+    Lists of pieces compare by identity. Pieces in a bag come sorted: their order there is the draw's.
+    """
+    out: list[Value] = []
+    seen: set[object] = set()
     bagged = False
     for v in values:
         key = (v.type, tuple(v.attrs.items()), loc[v.id]) if isinstance(v, Piece) else repr(v)

@@ -9,18 +9,26 @@ from __future__ import annotations
 import array
 import itertools
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon
 from boardkit.runtime import grid
 from boardkit.runtime.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
 from boardkit.runtime.pieces import Piece, by_id, label_of
-from boardkit.runtime.program import Program
 from boardkit.runtime.work import WORK_LIMIT, add
-from boardkit.model.defs import ZoneDef
+
+if TYPE_CHECKING:
+    from boardkit.model.defs import ZoneDef
+    from boardkit.runtime.program import Program, SiteFn
+    from boardkit.runtime.work import Value
+
+#: A zone or variable: its name, or its name and index values, `("hand", 0)`.
+Key: TypeAlias = str | tuple[Any, ...]
+#: What `State.snapshot` takes and `State.restore` reads.
+Snapshot: TypeAlias = tuple[Any, ...]
 
 
-def key_text(key: Any) -> str:
+def key_text(key: Key) -> str:
     """Renders a zone or variable key as text: 'deck', 'hand[0]', 'field[m1,1]'."""
     if isinstance(key, tuple):
         return f"{key[0]}[{','.join(str(k) for k in key[1:])}]"
@@ -33,10 +41,10 @@ class Layout:
     def __init__(self, program: Program, nplayers: int) -> None:
         game = program.game
         players = list(range(nplayers))
-        self.zone_keys: list[Any] = []
+        self.zone_keys: list[Key] = []
         self.zone_defs: list[ZoneDef] = []
         # The capacity rule of each slot, if its zone has one.
-        self.zone_capacity: list[Any] = []
+        self.zone_capacity: list[SiteFn | None] = []
         self.zone_owner: list[int | None] = []
         for z in game.zones.values():
             domains = [players if d == "Player" else list(game.enums[d].members) for d in z.dims]
@@ -45,10 +53,10 @@ class Layout:
                 self.zone_keys.append((z.name, *combo) if combo else z.name)
                 self.zone_defs.append(z)
                 self.zone_capacity.append(program.capacity.get(z.name))
-                self.zone_owner.append(combo[owner_dim] if owner_dim is not None else None)
+                self.zone_owner.append(cast("int", combo[owner_dim]) if owner_dim is not None else None)
         self.zslot = {k: i for i, k in enumerate(self.zone_keys)}
         # The same slots by zone family, then index by index: what generated code reads.
-        self.zf: list[Any] = []
+        self.zf: list[int | dict[Any, Any]] = []
         for z in game.zones.values():
             if not z.dims:
                 self.zf.append(self.zslot[z.name])
@@ -63,7 +71,7 @@ class Layout:
             self.zf.append(tree)
         self.zone_text = [key_text(k) for k in self.zone_keys]
         self.zone_by_text = {key_text(k): i for i, k in enumerate(self.zone_keys)}
-        self.var_keys: list[Any] = []
+        self.var_keys: list[Key] = []
         for v in game.vars.values():
             domains = [players if d == "Player" else list(game.enums[d].members) for d in v.dims]
             for combo in itertools.product(*domains):
@@ -86,7 +94,7 @@ class State:
         self.zones: list[list[Piece]] = [[] for _ in layout.zone_keys]
         self.pieces: list[Piece] = []
         self.loc: list[int] = []
-        self.vars: dict[Any, Any] = {}
+        self.vars: dict[Key, Value] = {}
         self.seed = seed
         self.rng_draws = 0
         self.frames: list[list[Any]] = []
@@ -105,7 +113,7 @@ class State:
         # The options choices gave while the game stood still (compile/module.py `_memo`):
         # the look-ahead of one decision and the decisions after it ask again. Every effect
         # starts it afresh.
-        self.memo: dict[Any, Any] = {}
+        self.memo: dict[tuple[Any, ...], Value] = {}
         # How many more backward jumps and calls may run before the next decision.
         self.steps = 0
         # Knowledge of hidden pieces: piece id -> bit mask of the players who have seen it.
@@ -118,19 +126,25 @@ class State:
 
     @property
     def rng(self) -> random.Random:
-        """A generator for one random effect. Each use derives a fresh one from the seed and a
-        counter, so the whole random state is one integer: cheap to copy, save and restore."""
+        """A generator for one random effect.
+
+        Each use derives a fresh one from the seed and a counter, so the whole random state is
+        one integer: cheap to copy, save and restore.
+        """
         if self.probing is not None:
             # Look-ahead would replay the very draw the game will make: it must not see it.
             raise Horizon
         self.rng_draws += 1
-        return random.Random(f"{self.seed}:{self.rng_draws}")
+        return random.Random(f"{self.seed}:{self.rng_draws}")  # noqa: S311 - game chance, seeded to replay; no secret
 
     # Effects. Zone lists are replaced, never changed in place: a snapshot can then share them,
     # and a list read by a rule stays as it was when read.
-    def move(self, chosen: list[Piece], dest: int, end: str | None, drawn: bool = False) -> None:
-        """Moves pieces to a zone; `drawn` when the rules took the first pieces of their zone
-        rather than named ones (from a bag, a random draw)."""
+    def move(self, chosen: list[Piece], dest: int, end: str | None, drawn: bool = False) -> None:  # noqa: FBT001, FBT002 - generated code passes it by position, the cheapest call
+        """Moves pieces to a zone.
+
+        `drawn` when the rules took the first pieces of their zone rather than named ones (from
+        a bag, a random draw).
+        """
         self.memo = {}
         if not chosen:
             return
@@ -160,14 +174,17 @@ class State:
         if zdef.kind == "bag":
             self._mix(dest)
         text = self.layout.zone_text
-        for src, ids in by_source.items():
+        for src, ids in by_source.items() if self.probing is None else ():
             self.events.append(Moved(_ONE[ids[0]] if len(ids) == 1 else tuple(ids), text[src], text[dest]))
         if reveals:
             raise Horizon
 
-    def _unknown_to(self, player: int, pieces: list[Piece], drawn: bool = False) -> bool:
-        """Whether `player` would learn something new from where `pieces` go: what they are,
-        or, drawn from a bag, which of its pieces came out (random, even from a public bag)."""
+    def _unknown_to(self, player: int, pieces: list[Piece], drawn: bool = False) -> bool:  # noqa: FBT001, FBT002 - `move` passes it by position, on the look-ahead's path
+        """Whether `player` would learn something new from where `pieces` go.
+
+        That is what they are or, drawn from a bag, which of its pieces came out (random, even
+        from a public bag).
+        """
         lay, loc, known = self.layout, self.loc, self.known
         for p in pieces:
             slot = loc[p.id]
@@ -189,38 +206,46 @@ class State:
         self.zones[slot] = mixed
 
     def check_capacity(self, slot: int) -> None:
-        """A zone over its capacity is a dead end, like a failed `require`: look-ahead drops the
-        choices that lead there."""
+        """Raises DeadEnd for a zone over its capacity, like a failed `require`.
+
+        Look-ahead drops the choices that lead there.
+        """
         capacity = self.layout.zone_capacity[slot]
         if capacity is not None:
             cap = capacity(self, {})
             if len(self.zones[slot]) > cap:
-                msg = f"zone {self.layout.zone_text[slot]!r} holds {len(self.zones[slot])} pieces, over its capacity {cap}"
+                msg = (f"zone {self.layout.zone_text[slot]!r} holds {len(self.zones[slot])} pieces, "
+                       f"over its capacity {cap}")
                 raise DeadEnd(msg)
 
     def capacity_problem(self) -> str | None:
-        """What breaks a capacity in a state built from outside (a position, a save): a zone
-        over its capacity, or one whose capacity cannot be worked out; None if nothing."""
+        """What breaks a capacity in a state built from outside (a position, a save); None if nothing.
+
+        That is a zone over its capacity, or one whose capacity cannot be worked out.
+        """
         for slot in range(len(self.zones)):
             try:
                 self.check_capacity(slot)
             except DeadEnd as exc:
                 return str(exc)
             except RULE_FAULTS as exc:
-                return f"zone {self.layout.zone_text[slot]!r}: its capacity cannot be worked out ({type(exc).__name__}: {exc})"
+                return (f"zone {self.layout.zone_text[slot]!r}: its capacity cannot be worked out "
+                        f"({type(exc).__name__}: {exc})")
         return None
 
     def shuffle(self, slot: int) -> None:
+        """Shuffles a zone."""
         self.memo = {}
         shuffled = list(self.zones[slot])
         self.rng.shuffle(shuffled)
         self.zones[slot] = shuffled
         self.events.append(Shuffled(key_text(self.layout.zone_keys[slot])))
 
-    def create(self, type_name: str, attrs: dict[str, Any], count: int, slot: int) -> None:
+    def create(self, type_name: str, attrs: dict[str, Value], count: int, slot: int) -> None:
+        """Creates `count` pieces of one type in a zone."""
         self.memo = {}
         label = self.program.labels.get(type_name)
-        ids = []
+        ids: list[int] = []
         for _ in range(count):
             piece = Piece(len(self.pieces), type_name, attrs, "")
             piece.label = str(label(self, piece)) if label else "-".join(str(v) for v in attrs.values())
@@ -233,7 +258,8 @@ class State:
         self.memo = {}  # labels may have read the zone before the pieces were in it
         self.events.append(Created(tuple(ids), key_text(self.layout.zone_keys[slot])))
 
-    def set_var(self, key: Any, value: Any, op: str) -> None:
+    def set_var(self, key: Key, value: Value, op: str) -> None:
+        """Sets a variable (`=`), or adds to it or takes from it (`+=`, `-=`)."""
         self.memo = {}
         if op == "+=":
             value = add(self, self.vars[key], value)
@@ -242,13 +268,15 @@ class State:
         elif isinstance(value, list):
             value = list(value)
         self.vars[key] = value
-        self.events.append(VarSet(key_text(key), by_id(value)))
+        if self.probing is None:  # look-ahead trials keep no events: skip making them
+            self.events.append(VarSet(key_text(key), by_id(value)))
 
-    def log(self, message: str, args: list[Any]) -> None:
+    def log(self, message: str, args: list[Value]) -> None:
+        """Logs a message, followed by its values as players read them."""
         text = " ".join([message, *(label_of(a) for a in args)])
         self.events.append(Logged(text))
 
-    def peek(self, pieces: Any, player: Any) -> None:
+    def peek(self, pieces: object, player: object) -> None:
         """Lets `player` know `pieces` (one piece or a list) while they stay out of public zones."""
         self.memo = {}
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.nplayers:
@@ -264,7 +292,7 @@ class State:
         if reveals:
             raise Horizon
 
-    def reveal(self, pieces: Any) -> None:
+    def reveal(self, pieces: object) -> None:
         """Lets every player know `pieces` (one piece or a list)."""
         self.memo = {}
         chosen = _pieces(pieces, "reveal")
@@ -276,13 +304,14 @@ class State:
             raise Horizon
 
     def end_game(self, reason: str) -> None:
+        """Ends the game, for `reason`."""
         self.memo = {}
         self.over = True
         self.end_reason = reason
         self.frames = []
         self.events.append(GameEnded(reason))
 
-    def place(self, piece: Any, dest: int, cells: Any) -> None:
+    def place(self, piece: object, dest: int, cells: object) -> None:
         """Puts one piece on cells of a grid zone (`place x on g at cells`)."""
         self.memo = {}
         one = piece[0] if isinstance(piece, list) and len(piece) == 1 else piece
@@ -297,8 +326,11 @@ class State:
 
     # Copies.
     def copy(self) -> State:
-        """An independent state: zone lists, boards and knowledge are replaced, never changed
-        in place, so sharing them is safe; what changes in place is copied."""
+        """An independent state, sharing what is never changed in place.
+
+        Zone lists, boards and knowledge are replaced, never changed in place, so sharing them
+        is safe; what changes in place is copied.
+        """
         twin = object.__new__(State)
         twin.__dict__.update(self.__dict__)
         twin.zones = self.zones[:]
@@ -310,10 +342,13 @@ class State:
         twin.memo = {}
         return twin
 
-    def snapshot(self, compact: bool = False) -> tuple[Any, ...]:
-        """What `restore` needs to bring the state back. A compact one (for undo checkpoints,
-        kept long) holds piece locations as an array rather than a list."""
-        loc: Any = self.loc[:]
+    def snapshot(self, *, compact: bool = False) -> Snapshot:
+        """What `restore` needs to bring the state back.
+
+        A compact one (for undo checkpoints, kept long) holds piece locations as an array rather
+        than a list.
+        """
+        loc: list[int] | array.array[int] = self.loc[:]
         if compact:
             loc = array.array("H" if len(self.zones) <= _SHORT else "l", self.loc)
         return (self.zones[:], loc, dict(self.vars),
@@ -321,7 +356,8 @@ class State:
                 self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known,
                 self.boards)
 
-    def restore(self, snap: tuple) -> None:
+    def restore(self, snap: Snapshot) -> None:
+        """Brings the state back to a snapshot of it."""
         self.memo = {}
         (zones, loc, vars_, frames, self.rng_draws, nevents, self.over, self.end_reason, self.turn_player,
          self.turn_count, npieces, self.known, self.boards) = snap
@@ -348,7 +384,7 @@ class _OnePiece(dict[int, tuple[int]]):
 _ONE = _OnePiece()
 
 
-def _pieces(value: Any, what: str) -> list[Piece]:
+def _pieces(value: object, what: str) -> list[Piece]:
     """One piece or a list of pieces, as `peek` and `reveal` accept them."""
     chosen = [value] if isinstance(value, Piece) else value
     if not isinstance(chosen, list) or not all(isinstance(p, Piece) for p in chosen):
