@@ -171,8 +171,11 @@ class Ruleset:
 
 
 def _check(source: SourceFile, name: str) -> GameDef:
-    """Parses and checks rule text. The front end (and lark) is imported only when rules are
-    not in the compiled cache: a program that loads cached rules starts faster without it."""
+    """Parses and checks rule text.
+
+    The front end (and lark) is imported only when rules are not in the compiled cache: a
+    program that loads cached rules starts faster without it.
+    """
     from boardkit.lang.check import check_source  # noqa: PLC0415 - imported on first use, see above
 
     return check_source(source, name, _resolve)
