@@ -21,7 +21,7 @@ import stat
 import tempfile
 from pathlib import Path
 from types import CodeType
-from typing import Any
+from typing import Any, TypeAlias, cast
 
 import attrs
 
@@ -35,12 +35,16 @@ _MAGIC = "boardkit-compiled-rules"
 
 _CLASSES: dict[str, type] = {c.__name__: c for mod in (defs, source, errors) for c in vars(mod).values()
                              if isinstance(c, type) and attrs.has(c) and c.__module__ == mod.__name__}
+# What `_encode` makes of the model: data marshal writes.
+_Marshal: TypeAlias = bool | int | float | str | list[Any] | tuple[Any, ...] | dict[Any, Any] | None
 _EXPRESSIONS = tuple(c for c in vars(expr).values() if isinstance(c, type) and attrs.has(c)
                      and c.__module__ == expr.__name__)
 
 
 @attrs.frozen
 class Cached:
+    """What an entry gives back: the checked model (without its expressions) and the module."""
+
     game: defs.GameDef
     python_source: str
     code: CodeType
@@ -67,8 +71,10 @@ def _digest(*parts: str) -> str:
 
 @functools.cache
 def engine_id() -> str:
-    """The version, and the size and time of every file of the installed package: code that
-    changed since an entry was written (an editable install, a patched one) makes a miss."""
+    """The version, and the size and time of every file of the installed package.
+
+    Code that changed since an entry was written (an editable install, a patched one) makes a miss.
+    """
     root = Path(__file__).resolve().parents[1]
     parts = [__version__]
     for path in sorted(root.rglob("*")):
@@ -95,8 +101,10 @@ def _private(path: Path) -> bool:
 
 
 def load(filename: str, text: str) -> Cached | None:
-    """The compiled rules of `text` (named `filename`), if the cache holds them and they are
-    still true to every file they were compiled from; else None."""
+    """The compiled rules of `text` (named `filename`), if the cache holds them; else None.
+
+    They must still be true to every file they were compiled from.
+    """
     directory = cache_dir()
     if directory is None:
         return None
@@ -104,13 +112,11 @@ def load(filename: str, text: str) -> Cached | None:
     if not (_private(directory) and _private(path)):
         return None
     try:
-        data = marshal.loads(path.read_bytes())
+        data = marshal.loads(path.read_bytes())  # noqa: S302 - a private file of ours, its contents checked below
         magic, version, fmt, name, text_hash, bases, python_source, code, model = data
-        if (magic, version, fmt, name, text_hash) != (_MAGIC, engine_id(), FORMAT, filename, _digest(text)):
+        if (magic, version, fmt, name, text_hash) != (_MAGIC, engine_id(), FORMAT, filename, _digest(text)) or any(
+                _digest(Path(base).read_text(encoding="utf-8")) != base_hash for base, base_hash in bases):
             return None
-        for base, base_hash in bases:
-            if _digest(Path(base).read_text(encoding="utf-8")) != base_hash:
-                return None
         game = _decode(model)
         if not isinstance(game, defs.GameDef) or not isinstance(code, CodeType) or not isinstance(python_source, str):
             return None
@@ -133,26 +139,30 @@ def store(filename: str, text: str, game: defs.GameDef, python_source: str, code
         fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             f.write(marshal.dumps(data))
-        os.replace(tmp, _entry(directory, filename, text))
+        Path(tmp).replace(_entry(directory, filename, text))
     except (OSError, ValueError):
         return
 
 
-def _encode(value: Any) -> Any:
-    """The model as marshal data: a node is a list [class name, fields...]; expressions are
-    left out (None), since the generated code carries them."""
+def _encode(value: object) -> _Marshal:
+    """The model as marshal data: a node is a list [class name, fields...].
+
+    Expressions are left out (None), since the generated code carries them.
+    """
     if isinstance(value, _EXPRESSIONS):
         return None
-    if attrs.has(type(value)):
-        return [type(value).__name__, *(_encode(getattr(value, f.name)) for f in attrs.fields(type(value)))]
+    cls = type(value)
+    if attrs.has(cls):
+        return [cls.__name__, *(_encode(getattr(value, f.name)) for f in attrs.fields(cls))]
     if isinstance(value, tuple):
         return tuple(_encode(v) for v in value)
     if isinstance(value, dict):
         return {k: _encode(v) for k, v in value.items()}
-    return value
+    return cast("_Marshal", value)  # a number, text or None: marshal refuses anything else
 
 
-def _decode(value: Any) -> Any:
+def _decode(value: Any) -> Any:  # noqa: ANN401 - marshal data of any shape, told apart by exact class (fast)
+    """The model back from marshal data: what `_encode` wrote, expressions left out."""
     c = value.__class__
     if c is list:
         return _CLASSES[value[0]](*map(_decode, value[1:]))

@@ -109,8 +109,8 @@ class Program:
     def _namespace(self) -> dict[str, Any]:
         ns: dict[str, Any] = {"__builtins__": {}, "__name__": f"boardkit_rules_{self.game.name}"}
         ns.update({f"_b_{name}": fn for name, fn in BUILTINS.items()})
-        ns.update(_attr=attribute, _each=each, _repeats=repeats, _over_budget=over_budget, _add=add, _mul=multiply, _cp=_copy, list=list,
-                  tuple=tuple, range=range, len=len, str=str, dict=dict, isinstance=isinstance,
+        ns.update(_attr=attribute, _each=each, _repeats=repeats, _over_budget=over_budget, _add=add, _mul=multiply,
+                  _cp=_copy, list=list, tuple=tuple, range=range, len=len, str=str, dict=dict, isinstance=isinstance,
                   _TurnStarted=TurnStarted, _TurnEnded=TurnEnded, _const=self._const, _runaway=self._runaway,
                   _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,
                   _offered=offered, _QUICK_FAULTS=(*RULE_FAULTS, Horizon),
