@@ -30,7 +30,7 @@ from boardkit._version import __version__
 from boardkit.model import defs, expr
 
 # Bumped whenever what an entry holds changes shape.
-FORMAT = 1
+FORMAT = 2
 _MAGIC = "boardkit-compiled-rules"
 
 _CLASSES: dict[str, type] = {c.__name__: c for mod in (defs, source, errors) for c in vars(mod).values()

@@ -494,7 +494,7 @@ def _with_probe_flags(procs: dict[str, d.ProcDef]) -> dict[str, d.ProcDef]:
                 if isinstance(i, d.Return):
                     ret = True
                 stack.extend(successors(i, q))
-            flags.append(d.Probe(fail, ret))
+            flags.append(d.Probe(fail, ret, _fail_point(ins, fails)))
         out[name] = attrs.evolve(p, probe=tuple(flags))
     return out
 

@@ -357,6 +357,7 @@ class Probe:
 
     fail: bool
     ret: bool
+    here: bool = False  # the instruction itself may be a dead end
 
 
 @attrs.frozen

@@ -58,6 +58,8 @@ class Interpreter:
                     if s.steps < 0:
                         msg = f"no decision after {STEP_LIMIT} steps: does a loop never end?"
                         raise RuleRuntimeError(msg, self.procs[frames[-2][0]].span(frames[-2][1]))
+                    if probe and self._nothing_can_fail(frames):
+                        return TURN_DONE  # a trial: the rest of the turn can only succeed
                     continue
                 if r == RETURNED:
                     done = frames.pop()
@@ -66,12 +68,24 @@ class Interpreter:
                             s.end_game("the play procedure finished")
                         return OVER
                     frames[-1][1] += 1
+                    if probe and self._nothing_can_fail(frames):
+                        return TURN_DONE
                     continue
                 return r
         except RULE_FAULTS as exc:
             span = self.program.locate(exc.__traceback__) or self.span(s)
             msg = f"{type(exc).__name__}: {exc}"
             raise RuleRuntimeError(msg, span) from None
+
+    def _nothing_can_fail(self, frames: list[list[Any]]) -> bool:
+        """Whether no dead end lies ahead in the turn, from where the top frame resumes (its
+        instruction included) through its callers."""
+        top = frames[-1]
+        flags = self.procs[top[0]].probe[top[1]]
+        # A procedure that cannot return may loop for ever: let the trial find out.
+        if flags.here or flags.fail or not flags.ret:
+            return False
+        return not _may_fail((self.procs[f[0]], f[1]) for f in reversed(frames[:-1]))
 
     def span(self, s: State) -> Span | None:
         """Where the running procedure stands."""

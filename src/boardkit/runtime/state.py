@@ -354,13 +354,14 @@ class State:
         return (self.zones[:], loc, dict(self.vars),
                 [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng_draws, len(self.events),
                 self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known,
-                self.boards)
+                self.boards, None if compact else self.memo)
 
     def restore(self, snap: Snapshot) -> None:
         """Brings the state back to a snapshot of it."""
-        self.memo = {}
         (zones, loc, vars_, frames, self.rng_draws, nevents, self.over, self.end_reason, self.turn_player,
-         self.turn_count, npieces, self.known, self.boards) = snap
+         self.turn_count, npieces, self.known, self.boards, memo) = snap
+        # What was remembered of that state holds again (effects since made memos of their own).
+        self.memo = memo if memo is not None else {}
         self.zones = zones[:]
         self.loc = list(loc)
         self.vars = dict(vars_)
