@@ -57,6 +57,12 @@ class FakeGame:
     def legal_moves(self) -> list[FakeMove]:
         return [FakeMove(c, self.to_move) for c in ("red", "green[1]")] if not self.is_over else []
 
+    def legal_actions(self) -> list[int]:
+        return list(range(len(self.legal_moves())))
+
+    def apply_action(self, action: int) -> None:
+        self.play(self.legal_moves()[action])
+
     def play(self, move: FakeMove | str) -> None:
         self.picks[self.to_move].append(move if isinstance(move, str) else move.label)
         self.turn_count += 1

@@ -57,6 +57,12 @@ class FakeGame:
     def legal_moves(self) -> list[FakeMove]:
         return [] if self.is_over else [FakeMove(f"+{n}", self.to_move) for n in range(3)]
 
+    def legal_actions(self) -> list[int]:
+        return list(range(len(self.legal_moves())))
+
+    def apply_action(self, action: int) -> None:
+        self.play(self.legal_moves()[action])
+
     def play(self, move: FakeMove | str) -> None:
         label = move if isinstance(move, str) else move.label
         if self.decisions == self.fail_at:
