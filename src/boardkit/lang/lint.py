@@ -52,8 +52,11 @@ def lint(items: list[ast.Decl], game: d.GameDef, used: set[str], main_file: str)
 
 
 def _lint_names(items: list[ast.Decl], warn: Callable[[Span, str], None]) -> None:
-    """Names that are also keywords: legal where the grammar expects a name, but they read
-    wrongly and give confusing errors elsewhere."""
+    """Warns of names that are also keywords.
+
+    They are legal where the grammar expects a name, but read wrongly and give confusing errors
+    elsewhere.
+    """
     named: list[tuple[str, Span]] = []
     for item in items:
         # Zones may take the name of their kind (`zone bag: bag`): that reads as it means.
@@ -68,7 +71,8 @@ def _lint_names(items: list[ast.Decl], warn: Callable[[Span, str], None]) -> Non
     keywords = keyword_names()
     for name, span in named:
         if name in keywords:
-            warn(span, f"{name!r} is a keyword of the rule language; another name reads better and avoids confusing errors")
+            warn(span, f"{name!r} is a keyword of the rule language; "
+                       "another name reads better and avoids confusing errors")
 
 
 def _reached(game: d.GameDef) -> set[str]:

@@ -73,10 +73,11 @@ def _diagnostic(err: lark.exceptions.UnexpectedInput, source: SourceFile) -> Dia
         else:
             lines = source.text.rstrip("\n").split("\n")
             span = Span(source.filename, len(lines), len(lines[-1]) + 1)
-        return Diagnostic(span, f"unexpected {found}; expected {_expected(err.expected)}{_hint(tok, source, err.expected)}")
+        hint = _hint(tok, source, err.expected)
+        return Diagnostic(span, f"unexpected {found}; expected {_expected(err.expected)}{hint}")
     if isinstance(err, lark.exceptions.UnexpectedCharacters):
-        pos = err.pos_in_stream
-        char = source.text[pos] if pos is not None and pos < len(source.text) else "?"
+        pos = err.pos_in_stream if err.pos_in_stream is not None else len(source.text)
+        char = source.text[pos] if pos < len(source.text) else "?"
         return Diagnostic(span, f"unexpected character {char!r}{_CHAR_HINTS.get(source.text[pos:pos + 2], '')}")
     return Diagnostic(span, "unexpected end of file")
 

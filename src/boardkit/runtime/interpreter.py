@@ -42,7 +42,7 @@ class Interpreter:
         self.procs = program.procs
         self._run_fns = {name: p.run for name, p in program.procs.items()}
 
-    def run(self, s: State, *, probe: bool = False) -> int:
+    def run(self, s: State, *, probe: bool = False) -> int:  # noqa: C901 - one loop dispatches every outcome (hot)
         """Executes until a decision, the end of the game, or (when probing) the end of the turn."""
         if not probe:
             s.work = WORK_LIMIT
@@ -78,8 +78,10 @@ class Interpreter:
             raise RuleRuntimeError(msg, span) from None
 
     def _nothing_can_fail(self, frames: list[list[Any]]) -> bool:
-        """Whether no dead end lies ahead in the turn, from where the top frame resumes (its
-        instruction included) through its callers."""
+        """Whether no dead end lies ahead in the turn.
+
+        That is from where the top frame resumes (its instruction included) through its callers.
+        """
         top = frames[-1]
         flags = self.procs[top[0]].probe[top[1]]
         # A procedure that cannot return may loop for ever: let the trial find out.
