@@ -11,6 +11,10 @@ join of such), the source reads attributes directly instead of through the gener
 
 from __future__ import annotations
 
+from typing import cast
+
+import attrs
+
 from boardkit.model import defs as d
 from boardkit.model import expr as m
 
@@ -26,6 +30,7 @@ class ExprGen:
         # Zones are found through `s.zf[family][index]...`: one small lookup per index.
         self.family = {name: i for i, name in enumerate(game.zones)}
         self._piece_funcs: set[str] | None = None
+        self._piece_params: set[str] = set()
         # The name of the dict of procedure locals in the code being written.
         self.locals = "L"
 
@@ -48,7 +53,7 @@ class ExprGen:
         return f"({name!r}, {', '.join(self.gen(a) for a in args)})"
 
     # What is known to be a list of pieces.
-    def pieces(self, node: m.Expr) -> bool:
+    def pieces(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
         """Whether `node` always evaluates to a list of pieces."""
         if isinstance(node, m.ZoneRef):
             return True
@@ -61,12 +66,17 @@ class ExprGen:
             return isinstance(arg, m.ListComp) and self.pieces(arg.elt)
         if isinstance(node, m.FuncCall):
             return node.name in self._piece_lists()
+        if isinstance(node, m.Bound):
+            self._piece_lists()
+            return node.ident in self._piece_params
         return False
 
     def _piece_lists(self) -> set[str]:
-        """User functions whose body is a list of pieces (found by growing the set)."""
+        """User functions whose body is a list of pieces, and parameters that every call passes
+        a list of pieces (found together, by growing both sets until neither grows)."""
         if self._piece_funcs is None:
             self._piece_funcs = set()
+            calls = [n for n in _all_nodes(self.game) if isinstance(n, m.FuncCall)]
             grew = True
             while grew:
                 grew = False
@@ -74,6 +84,11 @@ class ExprGen:
                     if f.name not in self._piece_funcs and self.pieces(f.body):
                         self._piece_funcs.add(f.name)
                         grew = True
+                    for i, param in enumerate(f.params):
+                        sites = [c.args[i] for c in calls if c.name == f.name]
+                        if param.ident not in self._piece_params and sites and all(self.pieces(a) for a in sites):
+                            self._piece_params.add(param.ident)
+                            grew = True
         return self._piece_funcs
 
     def gen(self, node: m.Expr | m.KeyFunc) -> str:  # noqa: C901, PLR0911, PLR0912
@@ -91,7 +106,8 @@ class ExprGen:
         if isinstance(node, m.OptionRef):
             return f"s.options[{node.name!r}]"
         if isinstance(node, m.StateRef):
-            return "list(s.players)" if node.name == "players" else "s.nplayers"
+            # Shared, not copied: rules never change a list in place (let and set copy).
+            return "s.players" if node.name == "players" else "s.nplayers"
         if isinstance(node, m.VarRef):
             return f"s.vars[{self.var_key(node.name, node.args)}]"
         if isinstance(node, m.ZoneRef):
@@ -119,6 +135,8 @@ class ExprGen:
         if isinstance(node, m.Binary):
             left, right = self.gen(node.left), self.gen(node.right)
             if node.op == "+":
+                if self.pieces(node.left) and self.pieces(node.right):
+                    return f"({left} + {right})"  # pieces: a game holds too few to run away
                 return f"_add(s, {left}, {right})"
             if node.op == "*":
                 return f"_mul({left}, {right})"
@@ -142,3 +160,19 @@ class ExprGen:
             return f"[{self.gen(node.elt)} {' '.join(clauses)}]"
         msg = f"no source for {type(node).__name__}"
         raise TypeError(msg)
+
+
+def _all_nodes(value: object) -> list[object]:
+    """Every model node under `value` (declarations, instructions, expressions)."""
+    out: list[object] = []
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, (tuple, list)):
+            todo.extend(v)
+        elif isinstance(v, dict):
+            todo.extend(v.values())
+        elif attrs.has(type(v)):
+            out.append(v)
+            todo.extend(getattr(v, f.name) for f in attrs.fields(cast("type[attrs.AttrsInstance]", type(v))))
+    return out
