@@ -72,8 +72,11 @@ class ExprGen:
         return False
 
     def _piece_lists(self) -> set[str]:
-        """User functions whose body is a list of pieces, and parameters that every call passes
-        a list of pieces (found together, by growing both sets until neither grows)."""
+        """Finds the user functions whose body is a list of pieces.
+
+        And, with them, the parameters that every call passes a list of pieces: both sets grow
+        together until neither does.
+        """
         if self._piece_funcs is None:
             self._piece_funcs = set()
             calls = [n for n in _all_nodes(self.game) if isinstance(n, m.FuncCall)]
