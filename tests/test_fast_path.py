@@ -136,3 +136,8 @@ def test_undo_goes_back_through_every_decision_past_the_checkpoints_kept(loaded:
     while game.history:
         game.undo()
         assert game.to_json() == states[len(game.history)]
+
+
+def test_a_truth_value_is_no_player_count() -> None:
+    with pytest.raises(boardkit.OptionError):
+        boardkit.load_ruleset("mandala").new_game(players=True)  # type: ignore[arg-type]

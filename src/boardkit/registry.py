@@ -120,7 +120,7 @@ class Ruleset:
 
         Raises OptionError for a player count the game is not for, or an unknown or bad option.
         """
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
             low, high = self.min_players, self.max_players
             counts = str(low) if low == high else f"{low}-{high}"
             msg = f"{self.name} is for {counts} players, not {players!r}"

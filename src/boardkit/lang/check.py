@@ -446,7 +446,8 @@ def _guarantees_nonempty(cond: ast.Expr, domain: ast.Expr) -> bool:
 
 def _fail_point(ins: d.Instr, fails: dict[str, bool]) -> bool:
     if isinstance(ins, d.Choose):
-        return not ins.total
+        # An optional choice always offers to pass, so it is never left without an option.
+        return not ins.total and ins.optional is None
     if isinstance(ins, d.MovePieces):
         return ins.limited
     return isinstance(ins, (d.Require, d.Branch)) or (isinstance(ins, d.CallProc) and fails.get(ins.proc, False))
