@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
 
@@ -27,12 +29,34 @@ class SourceFile:
     filename: str
 
     def excerpt(self, span: Span) -> str:
-        """Returns the source line of `span` with a caret under its column."""
-        lines = self.text.splitlines()
+        """Returns the source line of `span` with a caret under its column.
+
+        Lines are counted at newlines only, as the parser counts them (a form feed or a line
+        separator inside a comment does not start a line), and a long line is cut to the part
+        around the column.
+        """
+        lines = _lines(self.text)
         if not 1 <= span.line <= len(lines):
             return ""
-        line = lines[span.line - 1]
+        line = lines[span.line - 1].rstrip("\r")
         width = 1
         if span.end_line == span.line and span.end_column > span.column:
             width = span.end_column - span.column
-        return f"{line}\n{' ' * (span.column - 1)}{'^' * width}"
+        start = 0
+        if len(line) > EXCERPT_WIDTH:
+            start = max(0, min(span.column - 1 - EXCERPT_WIDTH // 2, len(line) - EXCERPT_WIDTH))
+            line = ("..." if start else "") + line[start:start + EXCERPT_WIDTH] + (
+                "..." if start + EXCERPT_WIDTH < len(line) else "")
+            start -= 3 if start else 0
+        width = max(1, min(width, EXCERPT_WIDTH))
+        return f"{line}\n{' ' * (span.column - 1 - start)}{'^' * width}"
+
+
+# The longest part of a source line an excerpt quotes.
+EXCERPT_WIDTH = 160
+
+
+@functools.lru_cache(maxsize=16)
+def _lines(text: str) -> list[str]:
+    """The lines of a text; kept, since one file's diagnostics all quote it."""
+    return text.split("\n")

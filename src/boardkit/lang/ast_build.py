@@ -234,7 +234,9 @@ class Builder(Transformer[Token, ast.RuleFile]):
         return ast.Repeat(span=self._s(c), count=c[0], body=c[1])
 
     def loop_stmt(self, c: Children) -> ast.Loop:
-        return ast.Loop(span=self._s(c), body=c[0])
+        # The grammar keeps the `loop` keyword (`!loop_stmt`): an empty loop has no other token
+        # to give it a place.
+        return ast.Loop(span=self._s(c), body=c[-1])
 
     def amount_all(self, _c: Children) -> None:
         return None

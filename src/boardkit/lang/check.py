@@ -57,9 +57,10 @@ class _ProcBuilder:
 class Checker:
     """Checks the merged declarations of a ruleset named `name`, adding every problem to `diags`."""
 
-    def __init__(self, items: list[ast.Decl], name: str, diags: list[Diagnostic]) -> None:
+    def __init__(self, items: list[ast.Decl], name: str, diags: list[Diagnostic], filename: str) -> None:
         self.items = items
         self.name = name
+        self.filename = filename
         self.diags = diags
         self.sym = Symbols()
         self.ex = Resolver(self.sym, diags)
@@ -152,7 +153,7 @@ class Checker:
             funcs[name] = d.FuncDef(name, tuple(params.values()), body, decl.span)
         procs = {p.name: self._proc(p) for p in procs_ast}
         if "play" not in procs:
-            span = self.items[0].span if self.items else Span(self.name, 1, 1)
+            span = self.items[0].span if self.items else Span(self.filename, 1, 1)
             self.error(span, "a ruleset needs a 'play { ... }' procedure")
         score = None
         tiebreaks: list[d.ScoreDef] = []
@@ -508,7 +509,7 @@ def check_source(source: SourceFile, name: str, resolve: FileResolver) -> d.Game
         items = load_items(source, resolve, sources, diags)
     except RuleError as err:
         raise RuleError(diags + err.diagnostics, {**sources, **err.sources}) from None
-    checker = Checker(items, name, diags)
+    checker = Checker(items, name, diags, source.filename)
     game = checker.run() if not diags else None
     if diags or game is None:
         diags.sort(key=lambda x: (x.span.filename != source.filename, x.span.filename, x.span.line, x.span.column))
