@@ -307,3 +307,11 @@ def test_a_saved_zone_over_its_capacity_is_refused() -> None:
 def test_a_saved_piece_with_an_unknown_colour_is_refused() -> None:
     with pytest.raises(boardkit.StateError):
         boardkit.load_ruleset("mandala").load_game(_edit(played("mandala").to_json(), _unknown_colour))
+
+
+def test_option_errors_show_values_as_the_rules_write_them() -> None:
+    chakra = boardkit.load_ruleset("chakra")
+    with pytest.raises(boardkit.OptionError, match=r"cannot be 'yes'; choose one of \[false, true\]"):
+        chakra.new_game(players=2, options={"module_a": "yes"})
+    with pytest.raises(boardkit.OptionError, match="takes true or false, not 1"):
+        chakra.new_game(players=2, options={"module_a": 1})

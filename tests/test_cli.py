@@ -335,3 +335,14 @@ def test_compile_writes_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_compile_of_an_unknown_ruleset_fails_cleanly(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compile", "nosuch"]) == 1
     assert "unknown ruleset 'nosuch'" in capsys.readouterr().err
+
+
+def test_play_has_help_score_and_undo(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _stdin(monkeypatch, "undo\nhelp\nscore\n1\n1\n1\nundo\nq\n")
+    assert main(["play", "mandala", "--players", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "nothing of yours to undo" in out
+    assert "'undo' takes back your last move" in out
+    assert "scores: player 0: 0, player 1: 0" in out
+    assert "took back" in out
+    assert "leaving the game" in out

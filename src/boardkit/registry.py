@@ -137,10 +137,10 @@ class Ruleset:
                 msg = f"unknown option {name!r} for {self.name} (options: {known})"
                 raise OptionError(msg)
             if opt.choices is not None and value not in opt.choices:
-                msg = f"option {name!r} cannot be {value!r}; choose one of {list(opt.choices)!r}"
+                msg = f"option {name!r} cannot be {_as_written(value)}; choose one of {_as_written(list(opt.choices))}"
                 raise OptionError(msg)
             if type(value) is not type(opt.default):
-                msg = f"option {name!r} takes a {type(opt.default).__name__}, not {value!r}"
+                msg = f"option {name!r} takes {_KINDS.get(type(opt.default), 'a value')}, not {_as_written(value)}"
                 raise OptionError(msg)
             chosen[name] = value
         return chosen
@@ -168,6 +168,21 @@ class Ruleset:
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.name} {self.min_players}-{self.max_players} players>"
+
+
+# What an option's values are, as the rule language names them.
+_KINDS = {bool: "true or false", int: "a whole number", str: "a text"}
+
+
+def _as_written(value: object) -> str:
+    """A value as the rule language writes it: true, false, none, [1, 2]."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return "[" + ", ".join(_as_written(v) for v in value) + "]"
+    return f"{value!r:.60}"
 
 
 def _check(source: SourceFile, name: str) -> GameDef:

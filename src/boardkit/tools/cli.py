@@ -24,6 +24,7 @@ from rich.table import Table
 import boardkit
 from boardkit._version import __version__
 from boardkit.errors import BoardkitError, RuleError
+from boardkit.runtime.events import Chose
 from boardkit.tools.simulate import AGENT_SEED_FACTOR, SimulationResult, simulate
 
 if TYPE_CHECKING:
@@ -35,6 +36,8 @@ PROGRESS_THRESHOLD = 20
 """Runs with fewer games finish too fast for a progress bar to help."""
 
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
+# What the person types to take back their last move.
+UNDO = "undo"
 """Words that leave ``play`` unless a legal move has that label."""
 
 
@@ -428,10 +431,14 @@ def play_at_terminal(
             print(f"{game.prompt or 'your move'}:", file=out)
             for number, option in enumerate(moves, start=1):
                 print(f"  {number:>2}. {option.label}", file=out)
-            move = _ask(moves, inp, out)
+            move = _ask(game, moves, inp, out)
             if move is None:
                 print("\nleaving the game", file=out)
                 return 0
+            if isinstance(move, str):  # the one command _ask returns: undo
+                decisions -= _undo_own_move(game, seat, out)
+                shown = []
+                continue
             print(f"you: {move.label}", file=out)
         else:
             move = agent.choice(moves)
@@ -443,7 +450,28 @@ def play_at_terminal(
     return 0
 
 
-def _ask(moves: Sequence[Move], inp: TextIO, out: TextIO) -> Move | None:
+def _undo_own_move(game: Game, seat: int, out: TextIO) -> int:
+    """Takes back decisions until the person's previous one is pending again; returns how many."""
+    if seat not in _deciders(game):
+        print("nothing of yours to undo", file=out)
+        return 0
+    undone = 0
+    while True:
+        game.undo()
+        undone += 1
+        if game.to_move == seat:
+            break
+    print(f"took back {undone} decision{'s' if undone != 1 else ''}", file=out)
+    return undone
+
+
+def _deciders(game: Game) -> set[int]:
+    """The players whose decisions the game's history records (from its Chose events)."""
+    return {e.player for e in game.events if isinstance(e, Chose)}
+
+
+def _ask(game: Game, moves: Sequence[Move], inp: TextIO, out: TextIO) -> Move | str | None:
+    """Reads the person's move (a number or a label), or a command: help, score, undo, quit."""
     by_label = {move.label: move for move in moves}
     while True:
         print("> ", end="", file=out, flush=True)
@@ -458,9 +486,19 @@ def _ask(moves: Sequence[Move], inp: TextIO, out: TextIO) -> Move | None:
             return by_label[text]
         if text.isdigit() and 1 <= int(text) <= len(moves):
             return moves[int(text) - 1]
-        if text.lower() in QUIT_WORDS:
+        word = text.lower()
+        if word in QUIT_WORDS:
             return None
-        print(f"no move {text!r}: enter a number from 1 to {len(moves)} or a label", file=out)
+        if word == UNDO:
+            return UNDO
+        if word in ("score", "scores"):
+            print("scores: " + ", ".join(f"player {p}: {v}" for p, v in enumerate(game.scores())), file=out)
+            continue
+        if word in ("?", "help"):
+            print(f"enter a number from 1 to {len(moves)} or a label; 'undo' takes back your last "
+                  "move, 'score' shows the scores, 'q' leaves", file=out)
+            continue
+        print(f"no move {text!r}: enter a number from 1 to {len(moves)} or a label ('help' for more)", file=out)
 
 
 def _print_outcome(game: Game, seat: int, out: TextIO) -> None:
