@@ -97,12 +97,10 @@ def _functions(w: Writer, game: d.GameDef) -> None:
     w.line("")
 
 
-def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, *, args: str = "s, L", pre: str = "") -> str:
-    """Writes a function `name(args)` that returns the value of `node`, after the statement `pre`."""
+def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, *, args: str = "s, L") -> str:
+    """Writes a function `name(args)` that returns the value of `node`."""
     w.line(f"def {name}({args}):")
     w.at(span, 1)
-    if pre:
-        w.line(pre, 1)
     w.line(f"return {w.ex.gen(node)}", 1)
     return name
 
