@@ -39,3 +39,18 @@ def test_a_long_line_is_cut_around_the_error() -> None:
     quoted, caret = str(info.value).split("\n")[1:3]
     assert len(quoted) < 200
     assert quoted[caret.index("^"):].startswith("nosuch")
+
+
+@pytest.mark.parametrize(("statement", "message"), [
+    ("let x = size(hand[5])", "KeyError: nothing at 5: a zone, variable or attribute was asked for"),
+    ("set v = [1] + 2", "TypeError: cannot add a number to a list"),
+    ("set v = 1 - [2]", "TypeError: cannot subtract a list from a number"),
+    ('set v = "a" < 3', "TypeError: cannot compare a text with a number using '<'"),
+])
+def test_runtime_faults_are_said_in_the_rule_languages_words(statement: str, message: str) -> None:
+    text = (f'game "T"\nplayers 2\nzone hand[Player]: pile\nvar v = 0\nplay {{\n  turn 0 {{\n'
+            f'    {statement}\n  }}\n  end game "x"\n}}\n')
+    with pytest.raises(boardkit.RuleRuntimeError) as info:
+        boardkit.parse_ruleset(text, filename="f.bk").new_game(players=2)
+    assert str(info.value).startswith("f.bk:7:")
+    assert message in str(info.value)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import attrs
 
 from boardkit.source import SourceFile, Span
@@ -52,6 +54,41 @@ class RuleError(BoardkitError, ValueError):
 # piece added to a number): reported as a RuleRuntimeError located at the rule.
 RULE_FAULTS = (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError, AttributeError,
                RecursionError, OverflowError)
+
+
+# Python's names for the kinds of value a rule works with.
+_KIND_NAMES = {"int": "a number", "bool": "a truth value", "str": "a text", "list": "a list", "tuple": "a list",
+               "NoneType": "none", "Piece": "a piece", "dict": "a table"}
+_OPERATORS = {"+": "cannot add {b} to {a}", "-": "cannot subtract {b} from {a}", "*": "cannot multiply {a} by {b}",
+              "//": "cannot divide {a} by {b}", "%": "cannot divide {a} by {b}"}
+_CONCAT = re.compile(r'can only concatenate (\w+) \(not "(\w+)"\) to \w+')
+_OPERAND = re.compile(r"unsupported operand type\(s\) for ([^:]+): '(\w+)' and '(\w+)'")
+_ORDER = re.compile(r"'([<>]=?)' not supported between instances of '(\w+)' and '(\w+)'")
+
+
+def _kind(python_name: str) -> str:
+    return _KIND_NAMES.get(python_name, f"a {python_name}")
+
+
+def rule_fault(exc: BaseException) -> str:
+    """Says what went wrong in a rule's expression, in the rule language's words.
+
+    Python's own messages name Python types or bare keys; these are reworded. The kind of
+    fault stays in front, as in `TypeError: cannot add a number to a list`.
+    """
+    kind, text = type(exc).__name__, str(exc)
+    if isinstance(exc, KeyError) and exc.args:
+        text = (f"nothing at {exc.args[0]!r:.60}: a zone, variable or attribute was asked for with an index "
+                "it does not have")
+    elif isinstance(exc, TypeError):
+        if found := _CONCAT.fullmatch(text):
+            text = f"cannot add {_kind(found[2])} to {_kind(found[1])}"
+        elif found := _OPERAND.fullmatch(text):
+            template = _OPERATORS.get(found[1].strip(), f"cannot apply {found[1].strip()!r} to {{a}} and {{b}}")
+            text = template.format(a=_kind(found[2]), b=_kind(found[3]))
+        elif found := _ORDER.fullmatch(text):
+            text = f"cannot compare {_kind(found[2])} with {_kind(found[3])} using {found[1]!r}"
+    return f"{kind}: {text}"
 
 
 class RuleRuntimeError(BoardkitError):

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from boardkit.errors import RULE_FAULTS, DeadEnd, IllegalMove, OptionError, RuleRuntimeError, StateError
+from boardkit.errors import RULE_FAULTS, DeadEnd, IllegalMove, OptionError, RuleRuntimeError, StateError, rule_fault
 from boardkit.runtime.grid import public_pieces
 from boardkit.runtime.interpreter import DECISION, Interpreter
 from boardkit.runtime.knowledge import unseen_zone
@@ -311,7 +311,7 @@ class Game:
             value = fn(s, {param: p})
         except RULE_FAULTS as exc:
             span = self.rules.program.locate(exc.__traceback__)
-            msg = f"{type(exc).__name__}: {exc}"
+            msg = rule_fault(exc)
             raise RuleRuntimeError(msg, span) from None
         if type(value) is not int:
             msg = f"a score or tiebreak must be a whole number, not {value!r:.60} (player {p})"
@@ -463,7 +463,7 @@ def _init_vars(s: State, program: Program) -> None:
         try:
             s.vars[key] = program.var_init[name](s, {})
         except RULE_FAULTS as exc:
-            msg = f"{type(exc).__name__}: {exc}"
+            msg = rule_fault(exc)
             raise RuleRuntimeError(msg, program.game.vars[name].span) from None
         s.forget()  # initial values may have read variables not yet set
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
-from boardkit.errors import RULE_FAULTS, RuleRuntimeError
+from boardkit.errors import RULE_FAULTS, RuleRuntimeError, rule_fault
 from boardkit.runtime.events import Placed
 from boardkit.runtime.pieces import Piece
 
@@ -236,7 +236,7 @@ def new_boards(s: State) -> dict[int, Board]:
         try:
             w, h = (f(s, {}) for f in s.program.grid_size[zdef.name])
         except RULE_FAULTS as exc:
-            msg = f"{type(exc).__name__}: {exc}"
+            msg = rule_fault(exc)
             raise RuleRuntimeError(msg, zdef.span) from None
         if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_SIDE for v in (w, h)):
             msg = f"grid zone {zdef.name!r} must have a size of 1 to {MAX_SIDE} cells each way, not {w!r} x {h!r}"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from boardkit.compile.lookahead import PROBE_DEPTH
 from boardkit.compile.module import CALLED, DECISION, OVER, RETURNED, TURN_DONE
-from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError
+from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError, rule_fault
 from boardkit.model.defs import Branch
 from boardkit.runtime.events import Chose, Event
 from boardkit.runtime.options import SKIP, offered
@@ -74,7 +74,7 @@ class Interpreter:
                 return r
         except RULE_FAULTS as exc:
             span = self.program.locate(exc.__traceback__) or self.span(s)
-            msg = f"{type(exc).__name__}: {exc}"
+            msg = rule_fault(exc)
             raise RuleRuntimeError(msg, span) from None
 
     def _nothing_can_fail(self, frames: list[list[Any]]) -> bool:
@@ -113,7 +113,7 @@ class Interpreter:
         try:
             player = by(s, s.frames[-1][2]) if by is not None else s.frames[-1][2].get("$actor")
         except RULE_FAULTS as exc:
-            msg = f"{type(exc).__name__}: {exc}"
+            msg = rule_fault(exc)
             raise RuleRuntimeError(msg, proc.span(pc)) from None
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < s.nplayers:
             msg = f"this decision has no player ({player!r}): use it inside a 'turn' or add 'by PLAYER'"
@@ -129,7 +129,7 @@ class Interpreter:
             return self._raw_options(s)
         except RULE_FAULTS as exc:
             proc, pc, _, _ = self._site(s)
-            msg = f"{type(exc).__name__}: {exc}"
+            msg = rule_fault(exc)
             raise RuleRuntimeError(msg, proc.span(pc)) from None
 
     def _raw_options(self, s: State) -> tuple[list[Any], list[Any]]:
