@@ -141,3 +141,28 @@ def test_undo_goes_back_through_every_decision_past_the_checkpoints_kept(loaded:
 def test_a_truth_value_is_no_player_count() -> None:
     with pytest.raises(boardkit.OptionError):
         boardkit.load_ruleset("mandala").new_game(players=True)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("corrupt", ["swap two decisions", "a label never offered"])
+def test_undo_of_a_save_whose_history_does_not_lead_to_it_is_a_state_error(corrupt: str) -> None:
+    import json
+
+    rules = boardkit.load_ruleset("mandala")
+    game = rules.new_game(players=2, seed=5)
+    rng = random.Random(5)
+    for _ in range(30):
+        game.apply_action(rng.choice(game.legal_actions()))
+    doc = json.loads(game.to_json())
+    history = doc["history"]
+    if corrupt == "swap two decisions":
+        i = next(i for i in range(len(history) - 1) if history[i] != history[i + 1])
+        history[i], history[i + 1] = history[i + 1], history[i]
+    else:
+        history[3] = "no such move"
+    loaded = rules.load_game(json.dumps(doc))
+    before = loaded.to_json()
+    with pytest.raises(boardkit.StateError, match="cannot be undone"):
+        loaded.undo()
+    assert loaded.to_json() == before
+    # The game itself still plays on.
+    loaded.apply_action(0)

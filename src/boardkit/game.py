@@ -244,6 +244,8 @@ class Game:
         if not self.history:
             msg = "nothing to undo"
             raise IllegalMove(msg)
+        if None in self._actions:
+            self._check_history()
         self._rebuild(len(self.history) - 1)
         self.history.pop()
         self._actions.pop()
@@ -273,9 +275,33 @@ class Game:
             action = self._actions[n]
             label = self.history[n]
             if action is None:  # a loaded game's decision: known by its label only
-                action = interp.option_labels(s, options).index(label)
+                labels = interp.option_labels(s, options)
+                if label not in labels:
+                    msg = f"decision {n + 1} of the saved history, {label!r:.60}, is not offered there"
+                    raise StateError(msg)
+                action = self._actions[n] = labels.index(label)
             interp.apply(s, options[action], interp.chooser(s), label)
             interp.run(s)
+
+    def _check_history(self) -> None:
+        """Checks, at a loaded game's first undo, that its history leads to its saved state.
+
+        It plays the history again from the seed, which also leaves the checkpoints that later
+        undos start from.
+        """
+        loaded, kept = self._s, list(self._checkpoints)
+        self._checkpoints.clear()
+        try:
+            self._rebuild(len(self.history))
+            if _state_key(self._s) != _state_key(loaded):
+                msg = "its history does not lead from its seed to the state it was saved in"
+                raise StateError(msg)  # noqa: TRY301 - handled below like a replay that fails
+        except (StateError, RuleRuntimeError, DeadEnd) as exc:
+            self._s, self._actions = loaded, [None] * len(self.history)
+            self._checkpoints.clear()
+            self._checkpoints.extend(kept)
+            msg = f"this saved game cannot be undone: {exc}"
+            raise StateError(msg) from None
 
     def clone(self) -> Game:
         """An independent copy of the game, cheap enough for search.
@@ -399,6 +425,16 @@ class Game:
     def to_json(self) -> str:
         """Serializes the whole game, mid-turn included; `Ruleset.load_game` continues it."""
         return self.rules.dump_game(self)
+
+
+def _state_key(s: State) -> tuple[Any, ...]:
+    """What two states of one game must share to be the same.
+
+    Pieces, variables, procedures, counts, knowledge and the event log.
+    """
+    return (tuple(tuple(p.id for p in z) for z in s.zones), repr(sorted(s.vars.items(), key=repr)), repr(s.frames),
+            s.rng_draws, s.turn_count, s.turn_player, s.over, s.end_reason, tuple(sorted(s.known.items())),
+            list(s.events))
 
 
 def _shown(value: object, width: int = 40) -> str:

@@ -369,6 +369,11 @@ def _check_progress(s: State, doc: SavedGame) -> None:
     if doc.rng_draws < 0 or doc.turn_count < 0:
         msg = "a negative count of random draws or of turns"
         raise _fail(msg)
+    # Inside a turn the running procedures know whose it is ($actor), and so must the game.
+    actor = s.frames[-1][2].get("$actor") if s.frames else None
+    if actor is not None and doc.turn_player != actor:
+        msg = f"the game waits inside player {actor}'s turn but says it is the turn of {doc.turn_player!r}"
+        raise _fail(msg)
 
 
 def _load_known(s: State, known: list[list[int]]) -> None:
