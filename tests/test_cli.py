@@ -346,3 +346,11 @@ def test_play_has_help_score_and_undo(monkeypatch: pytest.MonkeyPatch, capsys: p
     assert "scores: player 0: 0, player 1: 0" in out
     assert "took back" in out
     assert "leaving the game" in out
+
+
+def test_simulate_warns_as_soon_as_a_game_is_cut_at_the_cap(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "chakra", "--games", "2", "--players", "2", "--max-moves", "50"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("warning: game 0 did not end within 50 moves") == 1
+    assert main(["simulate", "mandala", "--games", "2", "--players", "2"]) == 0
+    assert "warning" not in capsys.readouterr().err

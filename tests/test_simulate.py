@@ -274,3 +274,11 @@ def test_a_parsed_variant_of_a_file_beside_it_runs_in_worker_processes(tmp_path:
     assert [r.index for r in result.records] == [0, 1, 2, 3]
     assert not any(r.aborted for r in result.records)
     assert result.jobs == 2
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_on_game_sees_every_record_once(jobs: int) -> None:
+    seen: list[int] = []
+    result = simulate(boardkit.load_ruleset("mandala"), games=4, players=2, jobs=jobs,
+                      on_game=lambda record: seen.append(record.index))
+    assert sorted(seen) == [r.index for r in result.records] == [0, 1, 2, 3]

@@ -25,7 +25,7 @@ import boardkit
 from boardkit._version import __version__
 from boardkit.errors import BoardkitError, RuleError
 from boardkit.runtime.events import Chose
-from boardkit.tools.simulate import AGENT_SEED_FACTOR, SimulationResult, simulate
+from boardkit.tools.simulate import AGENT_SEED_FACTOR, GameRecord, SimulationResult, simulate
 
 if TYPE_CHECKING:
     from boardkit import Game, Move, Option, Ruleset
@@ -306,6 +306,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         "jobs": args.jobs or os.cpu_count() or 1,
         "options": _options(rules, args.option),
         "max_moves": args.max_moves,
+        "on_game": _cap_warning(args.max_moves),
     }
     if args.json or args.games < PROGRESS_THRESHOLD:
         result = simulate(rules, **kwargs)
@@ -317,6 +318,24 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     else:
         _print_result(rules, result)
     return 0
+
+
+def _cap_warning(max_moves: int) -> Callable[[GameRecord], None]:
+    """A hook that warns, once and as soon as it happens, of a game cut at the move cap.
+
+    Random play may never end some games, and each such game runs to the cap: told early, the
+    user can stop and choose --max-moves rather than wait for every game.
+    """
+    warned: list[int] = []
+
+    def warn(record: GameRecord) -> None:
+        if record.aborted and not warned:
+            warned.append(record.index)
+            print(f"boardkit: warning: game {record.index} did not end within {max_moves} moves; random play "
+                  "may never end this game, and each game like it runs to that cap (--max-moves cuts them "
+                  "sooner)", file=sys.stderr)
+
+    return warn
 
 
 def _simulate_with_progress(rules: Ruleset, kwargs: dict[str, Any]) -> SimulationResult:

@@ -226,6 +226,7 @@ def simulate(
     options: Mapping[str, Any] | None = None,
     max_moves: int = 20000,
     progress: ProgressCallback | None = None,
+    on_game: Callable[[GameRecord], None] | None = None,
 ) -> SimulationResult:
     """Plays ``games`` random games of ``rules`` and summarizes them.
 
@@ -241,6 +242,7 @@ def simulate(
         options: ruleset options, as for ``new_game``.
         max_moves: decisions after which an unfinished game is recorded as aborted.
         progress: called as ``progress(done, total)`` as games complete.
+        on_game: called with each game's record as it completes (in chunks when ``jobs > 1``).
 
     Returns:
         The per-game records, ordered by game index, and their summary.
@@ -265,11 +267,15 @@ def simulate(
     records: list[GameRecord] = []
     if jobs == 1:
         for index in range(games):
-            records.extend(_play_chunk(rules, [index], **settings))
+            played = _play_chunk(rules, [index], **settings)
+            records.extend(played)
+            if on_game is not None:
+                for record in played:
+                    on_game(record)
             if progress is not None:
                 progress(len(records), games)
     else:
-        records = _play_parallel(RulesetRef.of(rules), games, jobs, settings, progress)
+        records = _play_parallel(RulesetRef.of(rules), games, jobs, settings, progress=progress, on_game=on_game)
     records.sort(key=lambda record: record.index)
     return SimulationResult(
         ruleset=rules.name,
@@ -422,7 +428,9 @@ def _play_parallel(
     games: int,
     jobs: int,
     settings: dict[str, Any],
+    *,
     progress: ProgressCallback | None,
+    on_game: Callable[[GameRecord], None] | None,
 ) -> list[GameRecord]:
     # "spawn" behaves the same on every platform and never forks a process that holds
     # locks of other threads (a live progress bar runs one).
@@ -438,7 +446,11 @@ def _play_parallel(
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
+                before = len(records)
                 _take(future, records, failures, pending)
+                if on_game is not None:
+                    for record in records[before:]:
+                        on_game(record)
             if progress is not None and not failures:
                 progress(len(records), games)
     except BaseException:
