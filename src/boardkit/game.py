@@ -404,17 +404,18 @@ class Game:
                 zones[key_text(key)] = sorted(self._contents(i), key=lambda p: (p["type"], p["label"]))
             else:
                 zones[key_text(key)] = self._contents(i)
+        to_move = self.to_move  # works out the chooser: once
         view: dict[str, Any] = {
             "player": player,
             "players": self.players,
             "zones": zones,
             "vars": {key_text(k): _plain(v) for k, v in s.vars.items()},
             "turn": s.turn_count,
-            "to_move": self.to_move,
+            "to_move": to_move,
             "is_over": s.over,
             "end_reason": s.end_reason,
         }
-        if not s.over and self.to_move == player:
+        if not s.over and to_move == player:
             view["prompt"] = self.prompt
             view["legal_moves"] = [m.label for m in self.legal_moves()]
         if s.over:
