@@ -84,6 +84,7 @@ class Game:
         self._options: list[Any] | None = None
         self._moves: list[Move] | None = None
         self._point: object | None = None  # made when a move is first offered
+        self._player: int | None = None  # who decides now, once worked out
 
     # Reading.
     @property
@@ -116,7 +117,13 @@ class Game:
         """The player who owes the pending decision; None once the game is over."""
         if self._s.over:
             return None
-        return self._interp.chooser(self._s)
+        return self._decider()
+
+    def _decider(self) -> int:
+        """The player of the pending decision, worked out once per decision."""
+        if self._player is None:
+            self._player = self._interp.chooser(self._s)
+        return self._player
 
     @property
     def prompt(self) -> str | None:
@@ -151,7 +158,7 @@ class Game:
         if self._moves is None:
             options = self._legal()
             s, interp = self._s, self._interp
-            player = interp.chooser(s)
+            player = self._decider()
             if self._point is None:
                 self._point = object()
             point = self._point
@@ -209,7 +216,7 @@ class Game:
     def _apply(self, i: int, label: str | None) -> None:
         s, interp = self._s, self._interp
         options = self._legal()
-        player = interp.chooser(s)
+        player = self._decider()
         if label is None:
             label = interp.chosen_label(s, options, i)
         made = len(self.history)
@@ -229,7 +236,7 @@ class Game:
         self._moved_on(None)
 
     def _moved_on(self, point: object | None) -> None:
-        self._options = self._moves = None
+        self._options = self._moves = self._player = None
         self._point = point
 
     def _advance(self) -> None:

@@ -11,7 +11,7 @@ import itertools
 import random
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
-from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon
+from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, rule_fault
 from boardkit.runtime import grid
 from boardkit.runtime.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
 from boardkit.runtime.pieces import Piece, by_id, label_of
@@ -229,16 +229,12 @@ class State:
             except DeadEnd as exc:
                 return str(exc)
             except RULE_FAULTS as exc:
-                return (f"zone {self.layout.zone_text[slot]!r}: its capacity cannot be worked out "
-                        f"({type(exc).__name__}: {exc})")
+                return f"zone {self.layout.zone_text[slot]!r}: its capacity cannot be worked out ({rule_fault(exc)})"
         return None
 
     def shuffle(self, slot: int) -> None:
         """Shuffles a zone."""
-        self.memo = {}
-        shuffled = list(self.zones[slot])
-        self.rng.shuffle(shuffled)
-        self.zones[slot] = shuffled
+        self._mix(slot)
         self.events.append(Shuffled(key_text(self.layout.zone_keys[slot])))
 
     def create(self, type_name: str, attrs: dict[str, Value], count: int, slot: int) -> None:
