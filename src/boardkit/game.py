@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from boardkit.errors import RULE_FAULTS, DeadEnd, IllegalMove, OptionError, RuleRuntimeError, StateError, rule_fault
+from boardkit.runtime.determinize import determinize, tracked, visible_slots
 from boardkit.runtime.grid import public_pieces
 from boardkit.runtime.interpreter import DECISION, Interpreter
 from boardkit.runtime.knowledge import unseen_zone
@@ -18,6 +19,8 @@ from boardkit.runtime.state import State, key_text
 from boardkit.runtime.work import WORK_LIMIT
 
 if TYPE_CHECKING:
+    import random
+
     from boardkit.registry import Ruleset
     from boardkit.runtime.events import Event
     from boardkit.runtime.program import Program, SiteFn
@@ -85,6 +88,8 @@ class Game:
         self._moves: list[Move] | None = None
         self._point: object | None = None  # made when a move is first offered
         self._player: int | None = None  # who decides now, once worked out
+        # What determinize learnt from the event log: (player, events read, what they know).
+        self._tracked: tuple[int, int, dict[int, int]] | None = None
 
     # Reading.
     @property
@@ -321,6 +326,29 @@ class Game:
         # so that moves offered by this game stay this game's.
         twin._actions = list(self._actions)
         twin._checkpoints = collections.deque(self._checkpoints, maxlen=CHECKPOINTS_KEPT)
+        return twin
+
+    def determinize(self, player: int, rng: random.Random) -> Game:
+        """A copy in which what `player` cannot see is dealt again at random, consistent with what they know.
+
+        Their `view` of the copy is the same; hidden zones, others' own zones, the order of bags
+        and the random draws to come may differ (docs/reference/agents.md says what a player
+        knows). The copy is for search: its history starts here, so undo stops here.
+
+        Raises:
+            OptionError: `player` is not a player of this game.
+        """
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.players:
+            msg = f"no player {player!r} in a {self.players}-player game"
+            raise OptionError(msg)
+        s = self._s
+        cached = self._tracked
+        if cached is None or cached[:2] != (player, len(s.events)):
+            cached = self._tracked = (player, len(s.events), tracked(s, visible_slots(s, player)))
+        twin_state = s.copy()
+        determinize(twin_state, player, rng, cached[2])
+        twin = Game(self.rules, twin_state, seed=twin_state.seed, options=self.options, position=None, history=[])
+        twin._checkpoints.append((0, twin_state.snapshot(compact=True)))
         return twin
 
     def outcome(self) -> Outcome | None:
