@@ -364,16 +364,39 @@ class Game:
             return [0] * self.players
         return [self._per_player(program.score, program.score_param, p) for p in range(self.players)]
 
-    def _per_player(self, fn: SiteFn, param: str, p: int) -> int:
-        """A score or tiebreak of player p; faults point at the rule."""
+    def heuristic(self, player: int) -> float:
+        """How good the game looks for `player`, by the ruleset's `heuristic` (else its score); for agents.
+
+        Raises:
+            OptionError: `player` is not a player of this game.
+            RuleRuntimeError: the heuristic fails or is not a number.
+        """
+        if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.players:
+            msg = f"no player {player!r} in a {self.players}-player game"
+            raise OptionError(msg)
+        program = self.rules.program
+        if program.heuristic is None:
+            return float(self._per_player(program.score, program.score_param, player)) if program.score else 0.0
+        value = self._evaluate(program.heuristic, program.heuristic_param, player)
+        if type(value) not in {int, float}:
+            msg = f"a heuristic must be a number, not {value!r:.60} (player {player})"
+            raise RuleRuntimeError(msg, program.locate_fn(program.heuristic))
+        return float(value)
+
+    def _evaluate(self, fn: SiteFn, param: str, p: int) -> Value:
+        """An expression of player p; faults point at the rule."""
         s = self._s
         s.work = WORK_LIMIT
         try:
-            value = fn(s, {param: p})
+            return fn(s, {param: p})
         except RULE_FAULTS as exc:
             span = self.rules.program.locate(exc.__traceback__)
             msg = rule_fault(exc)
             raise RuleRuntimeError(msg, span) from None
+
+    def _per_player(self, fn: SiteFn, param: str, p: int) -> int:
+        """A score or tiebreak of player p; faults point at the rule."""
+        value = self._evaluate(fn, param, p)
         if type(value) is not int:
             msg = f"a score or tiebreak must be a whole number, not {value!r:.60} (player {p})"
             raise RuleRuntimeError(msg, self.rules.program.locate_fn(fn))

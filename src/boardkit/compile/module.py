@@ -154,6 +154,10 @@ def _declarations(w: Writer, game: d.GameDef) -> None:
     w.line(f"SCORE = {score}")
     tbs = [(_expr_fn(w, f"TIEBREAK_{i}", t.expr, t.span), t.param) for i, t in enumerate(game.tiebreaks)]
     w.line(f"TIEBREAKS = ({''.join(f'({fn}, {p!r}), ' for fn, p in tbs)})")
+    w.line("# The heuristic agents evaluate games by (None: the score).")
+    h = game.heuristic
+    w.line(f"HEURISTIC_PARAM = {h.param if h is not None else ''!r}")
+    w.line(f"HEURISTIC = {_expr_fn(w, 'HEURISTIC', h.expr, h.span) if h is not None else 'None'}")
     w.line("")
 
 

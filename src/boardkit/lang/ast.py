@@ -493,10 +493,10 @@ class ProcDecl:
 
 @attrs.frozen(kw_only=True)
 class Score:
-    """`score p = ...` or `tiebreak p = ...`: an expression of one player."""
+    """`score p = ...`, `tiebreak p = ...` or `heuristic p = ...`: an expression of one player."""
 
     span: Span
-    kind: str  # "score" or "tiebreak"
+    kind: str  # "score", "tiebreak" or "heuristic"
     param: str
     expr: Expr
 

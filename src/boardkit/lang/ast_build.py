@@ -188,6 +188,9 @@ class Builder(Transformer[Token, ast.RuleFile]):
     def score_decl(self, c: Children) -> ast.Score:
         return ast.Score(span=self._s(c), kind="score", param=str(c[0]), expr=c[1])
 
+    def heuristic_decl(self, c: Children) -> ast.Score:
+        return ast.Score(span=self._s(c), kind="heuristic", param=str(c[0]), expr=c[1])
+
     def tiebreak_decl(self, c: Children) -> ast.Score:
         return ast.Score(span=self._s(c), kind="tiebreak", param=str(c[0]), expr=c[1])
 

@@ -155,16 +155,18 @@ class Checker:
         if "play" not in procs:
             span = self.items[0].span if self.items else Span(self.filename, 1, 1)
             self.error(span, "a ruleset needs a 'play { ... }' procedure")
-        score = None
+        score = heuristic = None
         tiebreaks: list[d.ScoreDef] = []
         for sc in scores:
             value = d.ScoreDef(sc.param, self.ex.resolve(sc.expr, {sc.param}, f"a {sc.kind}"), sc.span)
             if sc.kind == "score":
                 score = value
+            elif sc.kind == "heuristic":
+                heuristic = value
             else:
                 tiebreaks.append(value)
         return d.GameDef(self.name, title, low, high, enums, components, zones, vars_, consts, options, funcs,
-                         _with_probe_flags(procs), score, tuple(tiebreaks))
+                         _with_probe_flags(procs), score, tuple(tiebreaks), heuristic=heuristic)
 
     def _check_dims(self, zones: list[ast.ZoneDecl], vars_: list[ast.VarDecl]) -> None:
         decls: list[ast.ZoneDecl | ast.VarDecl] = [*zones, *vars_]

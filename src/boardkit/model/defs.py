@@ -391,3 +391,5 @@ class GameDef:
     tiebreaks: tuple[ScoreDef, ...]
     warnings: tuple[Diagnostic, ...] = ()
     sources: dict[str, SourceFile] = attrs.field(factory=dict, repr=False)
+    #: `heuristic p = ...`: how good the game looks for a player, for agents; None: the score.
+    heuristic: ScoreDef | None = None

@@ -104,6 +104,8 @@ class Program:
         self.score: SiteFn | None = ns["SCORE"]
         self.score_param: str = ns["SCORE_PARAM"]
         self.tiebreaks: tuple[tuple[SiteFn, str], ...] = ns["TIEBREAKS"]
+        self.heuristic: SiteFn | None = ns["HEURISTIC"]
+        self.heuristic_param: str = ns["HEURISTIC_PARAM"]
         self.quick: dict[tuple[str, int], QuickFn | tuple[QuickFn, ...]] = ns["QUICK"]
 
     def _namespace(self) -> dict[str, Any]:
