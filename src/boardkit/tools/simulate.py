@@ -1,8 +1,8 @@
-"""Random playouts of a ruleset, serial or over processes, with a summary.
+"""Playouts of a ruleset by agents, serial, over processes or on Ray, with a summary.
 
 Every game is reproducible on its own: game ``i`` of a run with seed ``s`` uses the game
-seed ``s + i`` and an agent seeded with ``s * 1_000_003 + i``, so per-game results do not
-depend on how many processes ran them or in which order they finished.
+seed ``s + i`` and agents seeded from ``s * 1_000_003 + i``, so per-game results do not
+depend on how many processes ran them, on which backend, or in which order they finished.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 import boardkit
-from boardkit.errors import BoardkitError
+from boardkit.agents import make_agent
+from boardkit.errors import AgentError, BoardkitError
 
 if TYPE_CHECKING:
     from boardkit import Game, Ruleset
@@ -28,18 +29,23 @@ if TYPE_CHECKING:
 __all__ = [
     "ABORTED",
     "AGENT_SEED_FACTOR",
+    "STALLED",
     "GameRecord",
     "RulesetRef",
     "SimulationError",
     "SimulationResult",
+    "StallWatch",
     "Summary",
-    "play_random_game",
+    "play_game",
     "simulate",
     "summarize",
 ]
 
 ABORTED = "aborted"
 """End reason recorded for a game stopped by the ``max_moves`` cap."""
+
+STALLED = "stalled"
+"""End reason recorded for a game that reached no new position for ``stall`` decisions."""
 
 AGENT_SEED_FACTOR = 1_000_003
 """Agent seed of game ``i`` is ``seed * AGENT_SEED_FACTOR + i``.
@@ -55,18 +61,20 @@ ProgressCallback = Callable[[int, int], None]
 class SimulationError(BoardkitError):
     """A game of a simulation raised; says which one, so it can be replayed alone."""
 
-    def __init__(self, msg: str, *, index: int, seed: int) -> None:
+    def __init__(self, msg: str, *, index: int, seed: int, position: str | None = None) -> None:
         super().__init__(msg)
         self.index = index
         self.seed = seed
+        self.position = position
+        """The saved game (``Game.to_json``) where it failed, to load and replay; None in setup."""
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Keyword-only arguments defeat the default exception pickling.
-        return (_simulation_error, (str(self), self.index, self.seed))
+        return (_simulation_error, (str(self), self.index, self.seed, self.position))
 
 
-def _simulation_error(msg: str, index: int, seed: int) -> SimulationError:
-    return SimulationError(msg, index=index, seed=seed)
+def _simulation_error(msg: str, index: int, seed: int, position: str | None = None) -> SimulationError:
+    return SimulationError(msg, index=index, seed=seed, position=position)
 
 
 @attrs.frozen
@@ -88,14 +96,16 @@ class GameRecord:
     winners: tuple[int, ...]
     """Winning seats; empty for an aborted game."""
     end_reason: str
-    """The game's end reason, or ``ABORTED``."""
+    """The game's end reason, or ``ABORTED`` (the move cap) or ``STALLED``."""
     seconds: float
     """Time spent playing this game (not comparable across machines)."""
+    agents: tuple[str, ...] = ()
+    """The agent spec of each seat; empty for the random agent of plain simulations."""
 
     @property
     def aborted(self) -> bool:
-        """Tells if the game hit the move cap before it ended."""
-        return self.end_reason == ABORTED
+        """Tells if the game did not end by the rules: cut at the move cap, or stalled."""
+        return self.end_reason in {ABORTED, STALLED}
 
     def to_dict(self) -> dict[str, Any]:
         """Returns a JSON-compatible dict."""
@@ -109,6 +119,7 @@ class GameRecord:
             "winners": list(self.winners),
             "end_reason": self.end_reason,
             "seconds": self.seconds,
+            "agents": list(self.agents),
         }
 
 
@@ -227,8 +238,13 @@ def simulate(
     max_moves: int = 20000,
     progress: ProgressCallback | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
+    agents: Sequence[str] = (),
+    rotate: bool = False,
+    stall: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SimulationResult:
-    """Plays ``games`` random games of ``rules`` and summarizes them.
+    """Plays ``games`` games of ``rules`` and summarizes them.
 
     With ``jobs > 1`` the workers are spawned, so a script that calls this needs the usual
     ``if __name__ == "__main__":`` guard.
@@ -243,37 +259,40 @@ def simulate(
         max_moves: decisions after which an unfinished game is recorded as aborted.
         progress: called as ``progress(done, total)`` as games complete.
         on_game: called with each game's record as it completes (in chunks when ``jobs > 1``).
+        agents: agent specs (``make_agent``) by seat, repeated to fill the seats; none: random.
+        rotate: game ``i`` seats the agents from the ``i``-th on, so each plays every seat.
+        stall: end a game as ``STALLED`` once it reaches no new position for this many decisions.
+        backend: ``"local"`` (this process or ``jobs`` processes) or ``"ray"`` (Ray tasks).
+        address: the Ray cluster to join; None starts a local Ray instance.
 
     Returns:
         The per-game records, ordered by game index, and their summary.
 
     Raises:
         OptionError: bad player count or options (raised before any game is played).
-        SimulationError: a game raised a ``BoardkitError``; names the lowest such game,
-            whatever ``jobs`` is.
+        AgentError: an unknown agent or a bad budget (raised before any game is played).
+        SimulationError: a game raised; names the lowest such game, whatever ``jobs`` is.
         ValueError: a count argument is out of range.
     """
-    for name, value, least in (("games", games, 0), ("jobs", jobs, 1), ("max_moves", max_moves, 1)):
-        if value < least:
-            msg = f"{name} must be at least {least}, got {value!r}"
-            raise ValueError(msg)
     options = dict(options or {})
-    # Fail on bad options here, once, rather than in every game or worker.
-    rules.new_game(players=players, seed=seed, options=options)
+    _check_run(rules, games=games, jobs=jobs, max_moves=max_moves, stall=stall, players=players, seed=seed,
+               options=options, agents=agents)
 
     started = time.perf_counter()
-    settings: dict[str, Any] = {"players": players, "seed": seed, "options": options, "max_moves": max_moves}
+    settings: dict[str, Any] = {"players": players, "seed": seed, "options": options, "max_moves": max_moves,
+                                "agents": tuple(agents), "rotate": rotate, "stall": stall}
     jobs = min(jobs, max(games, 1))
     records: list[GameRecord] = []
-    if jobs == 1:
-        for index in range(games):
-            played = _play_chunk(rules, [index], **settings)
-            records.extend(played)
-            if on_game is not None:
-                for record in played:
-                    on_game(record)
-            if progress is not None:
-                progress(len(records), games)
+    if backend == "ray":
+        from boardkit.tools.ray_backend import play_on_ray  # noqa: PLC0415 - an optional extra
+
+        records = play_on_ray(RulesetRef.of(rules), games, settings, address=address, progress=progress,
+                              on_game=on_game)
+    elif backend != "local":
+        msg = f"unknown backend {backend!r}; backends: local, ray"
+        raise ValueError(msg)
+    elif jobs == 1:
+        records = _play_here(rules, games, settings, progress=progress, on_game=on_game)
     else:
         records = _play_parallel(RulesetRef.of(rules), games, jobs, settings, progress=progress, on_game=on_game)
     records.sort(key=lambda record: record.index)
@@ -289,7 +308,42 @@ def simulate(
     )
 
 
-def play_random_game(
+def _check_run(rules: Ruleset, *, games: int, jobs: int, max_moves: int, stall: int | None, players: int,
+               seed: int, options: dict[str, Any], agents: Sequence[str]) -> None:
+    """Fails on bad counts, options and agents here, once, rather than in every game or worker."""
+    for name, value, least in (("games", games, 0), ("jobs", jobs, 1), ("max_moves", max_moves, 1),
+                               ("stall", 1 if stall is None else stall, 1)):
+        if value < least:
+            msg = f"{name} must be at least {least}, got {value!r}"
+            raise ValueError(msg)
+    rules.new_game(players=players, seed=seed, options=options)
+    for spec in agents:
+        make_agent(spec, 0)
+
+
+def _play_here(rules: Ruleset, games: int, settings: dict[str, Any], *, progress: ProgressCallback | None,
+               on_game: Callable[[GameRecord], None] | None) -> list[GameRecord]:
+    records: list[GameRecord] = []
+    for index in range(games):
+        played = play_chunk(rules, [index], **settings)
+        records.extend(played)
+        if on_game is not None:
+            for record in played:
+                on_game(record)
+        if progress is not None:
+            progress(len(records), games)
+    return records
+
+
+def seating(agents: Sequence[str], players: int, index: int, *, rotate: bool) -> tuple[str, ...]:
+    """The agent spec of each seat in game ``index``: the specs repeated, shifted by ``index`` when rotating."""
+    if not agents:
+        return ()
+    shift = index if rotate else 0
+    return tuple(agents[(shift + seat) % len(agents)] for seat in range(players))
+
+
+def play_game(
     rules: Ruleset,
     *,
     index: int,
@@ -297,25 +351,47 @@ def play_random_game(
     seed: int,
     options: Mapping[str, Any],
     max_moves: int,
+    agents: Sequence[str] = (),
+    rotate: bool = False,
+    stall: int | None = None,
 ) -> GameRecord:
-    """Plays game ``index`` of a run with base seed ``seed`` with random agents.
+    """Plays game ``index`` of a run with base seed ``seed`` (see ``simulate`` for the other arguments).
 
     Raises:
-        SimulationError: the game raised a ``BoardkitError`` or offered no move while not over.
+        SimulationError: the game or an agent raised, or no move was offered while not over;
+            it names the game's seed and holds its position (``position``) to replay it.
     """
     game_seed = seed + index
     agent_seed = seed * AGENT_SEED_FACTOR + index
-    rng = random.Random(agent_seed)  # noqa: S311 - an opponent, not a secret
+    seats = seating(agents, players, index, rotate=rotate)
+    # Without agents one generator plays every seat, as plain random simulations always did.
+    choosers: list[Callable[[Game], int]]
+    if seats:
+        choosers = [make_agent(spec, agent_seed * 16 + seat).act for seat, spec in enumerate(seats)]
+    else:
+        rng = random.Random(agent_seed)  # noqa: S311 - an opponent, not a secret
+        # randrange(n) draws what choice() of n moves would: the fast path plays the same games.
+        choosers = [lambda g: rng.randrange(len(g.legal_actions()))] * players
     started = time.perf_counter()
     decisions = 0
     game = None
+    watch = StallWatch(stall) if stall is not None else None
     try:
         game = rules.new_game(players=players, seed=game_seed, options=dict(options))
         while not game.is_over and decisions < max_moves:
-            # randrange(n) draws what choice() of n moves would: the fast path plays the same games.
-            game.apply_action(rng.randrange(len(_actions(game, index=index, seed=game_seed))))
+            if watch is not None and watch.stalled(game):
+                break
+            n = len(_actions(game, index=index, seed=game_seed))
+            seat = game.to_move
+            action = _choose(choosers[seat if seat is not None else 0], game, seats, seat, index=index,
+                             seed=game_seed, decisions=decisions)
+            if type(action) is not int or not 0 <= action < n:
+                msg = f"the agent chose {action!r:.40}, not one of the {n} legal actions"
+                raise AgentError(msg)
+            game.apply_action(action)
             decisions += 1
         finished = game.is_over
+        end = (game.end_reason or "unspecified") if finished else (STALLED if decisions < max_moves else ABORTED)
         record = GameRecord(
             index=index,
             seed=game_seed,
@@ -324,16 +400,65 @@ def play_random_game(
             turns=game.turn_count,
             scores=tuple(game.scores()) if finished else None,
             winners=tuple(game.winners()) if finished else (),
-            end_reason=(game.end_reason or "unspecified") if finished else ABORTED,
+            end_reason=end,
             seconds=time.perf_counter() - started,
+            agents=seats,
         )
     except SimulationError:
         raise
     except BoardkitError as exc:
         where = "in setup" if game is None else f"on move {decisions + 1}"
         msg = f"game {index} (seed {game_seed}) failed {where}: {exc}"
-        raise SimulationError(msg, index=index, seed=game_seed) from exc
+        raise SimulationError(msg, index=index, seed=game_seed, position=_saved(game)) from exc
     return record
+
+
+def _choose(chooser: Callable[[Game], int], game: Game, seats: tuple[str, ...], seat: int | None, *,
+            index: int, seed: int, decisions: int) -> int:
+    """Asks an agent for its action; an agent that raises is reported with the game's seed and position."""
+    try:
+        return chooser(game)
+    except Exception as exc:
+        who = f"agent {seats[seat]!r} (seat {seat})" if seats and seat is not None else "the random agent"
+        msg = (f"game {index} (seed {seed}): {who} raised on move {decisions + 1} "
+               f"({type(exc).__name__}: {exc}); the error holds the position to replay it")
+        raise SimulationError(msg, index=index, seed=seed, position=_saved(game)) from exc
+
+
+def _saved(game: Game | None) -> str | None:
+    """The game as a save to replay it from, if it can still be saved."""
+    if game is None:
+        return None
+    try:
+        return game.to_json()
+    except (BoardkitError, AttributeError, TypeError, ValueError):  # a game broken by the failure
+        return None
+
+
+class StallWatch:
+    """Tells when a game has reached no new position for ``bound`` decisions in a row.
+
+    A position is what the rules can see: the pieces in every zone, the variables, where the
+    procedures stand and knowledge; not the turn count, the event log or the random draws.
+    A game that repeats positions, or goes round a cycle of them, stalls.
+    """
+
+    def __init__(self, bound: int) -> None:
+        self.bound = bound
+        self._seen: set[int] = set()
+        self._since = 0
+
+    def stalled(self, game: Game) -> bool:
+        """Records the game's position; True once ``bound`` decisions have passed without a new one."""
+        s = game.state
+        key = hash((tuple(tuple(p.id for p in z) for z in s.zones), repr(sorted(s.vars.items(), key=repr)),
+                    repr(s.frames), tuple(sorted(s.known.items()))))
+        if key in self._seen:
+            self._since += 1
+        else:
+            self._seen.add(key)
+            self._since = 0
+        return self._since >= self.bound
 
 
 def _actions(game: Game, *, index: int, seed: int) -> list[int]:
@@ -379,34 +504,14 @@ def summarize(
     )
 
 
-def _play_chunk(
-    rules: Ruleset,
-    indexes: Sequence[int],
-    *,
-    players: int,
-    seed: int,
-    options: Mapping[str, Any],
-    max_moves: int,
-) -> list[GameRecord]:
-    return [
-        play_random_game(
-            rules, index=index, players=players, seed=seed, options=options, max_moves=max_moves,
-        )
-        for index in indexes
-    ]
+def play_chunk(rules: Ruleset, indexes: Sequence[int], **settings: Any) -> list[GameRecord]:  # noqa: ANN401 - simulate's settings
+    """Plays the games ``indexes`` of a run (the settings are ``play_game``'s keywords)."""
+    return [play_game(rules, index=index, **settings) for index in indexes]
 
 
-def _play_chunk_in_worker(
-    ref: RulesetRef,
-    indexes: Sequence[int],
-    *,
-    players: int,
-    seed: int,
-    options: Mapping[str, Any],
-    max_moves: int,
-) -> list[GameRecord]:
-    rules = _load_cached(ref)
-    return _play_chunk(rules, indexes, players=players, seed=seed, options=options, max_moves=max_moves)
+def play_chunk_of(ref: RulesetRef, indexes: Sequence[int], settings: dict[str, Any]) -> list[GameRecord]:
+    """``play_chunk`` in a worker: the ruleset loaded from its reference, once per process."""
+    return play_chunk(_load_cached(ref), indexes, **settings)
 
 
 @functools.cache
@@ -415,7 +520,7 @@ def _load_cached(ref: RulesetRef) -> Ruleset:
     return ref.load()
 
 
-def _chunks(games: int, jobs: int) -> Iterator[range]:
+def chunks(games: int, jobs: int) -> Iterator[range]:
     # About eight chunks per worker: enough to balance load and update progress, few
     # enough that sending results back costs little next to playing the games.
     size = max(1, min(16, games // (jobs * 8)))
@@ -440,8 +545,8 @@ def _play_parallel(
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
     try:
         pending: set[Future[list[GameRecord]]] = {
-            pool.submit(_play_chunk_in_worker, ref, chunk, **settings)
-            for chunk in _chunks(games, jobs)
+            pool.submit(play_chunk_of, ref, chunk, settings)
+            for chunk in chunks(games, jobs)
         }
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)

@@ -1,0 +1,253 @@
+"""Agents that search: greedy (one turn ahead, by the rules' heuristic) and MCTS (UCT).
+
+Both see only what the deciding player may know: on a game with hidden information they search
+determinizations of it (`Game.determinize`), never the game itself.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import TYPE_CHECKING
+
+from boardkit.agents.base import register_agent
+from boardkit.errors import AgentError
+
+if TYPE_CHECKING:
+    from boardkit.agents.base import Agent
+    from boardkit.game import Game
+
+# How much a decided game outweighs any heuristic difference, for the greedy agent.
+_DECIDED = 1e9
+# How many decisions of a turn the greedy agent plays at random once its budget is spent.
+_TURN_REST = 50
+# UCT's exploration constant (rewards lie in [0, 1]).
+_EXPLORE = 1.4
+
+
+def hidden_information(game: Game) -> bool:
+    """Whether some player cannot see everything: a zone not public, or a bag (its order)."""
+    return any(z.visibility != "public" or z.kind == "bag" for z in game.rules.program.game.zones.values())
+
+
+def _searchable(game: Game, player: int, rng: random.Random) -> Game:
+    """A copy to search: a determinization for `player` where something is hidden."""
+    return game.determinize(player, rng) if hidden_information(game) else game.clone()
+
+
+def rewards(game: Game) -> list[float]:
+    """Each player's reward in [0, 1]: a finished game shares 1 among its winners; an unfinished
+    one ranks the players by the heuristic (1 for the best, 0 for the worst, ties shared)."""
+    n = game.players
+    if game.is_over:
+        winners = game.winners()
+        return [1 / len(winners) if p in winners else 0.0 for p in range(n)]
+    if n == 1:
+        return [0.5]
+    h = [game.heuristic(p) for p in range(n)]
+    return [(sum(1.0 for q in range(n) if h[q] < h[p]) + 0.5 * sum(1.0 for q in range(n) if q != p and h[q] == h[p]))
+            / (n - 1) for p in range(n)]
+
+
+def advantage(game: Game, player: int) -> float:
+    """How much better the game looks for `player` than for the best of the others."""
+    if game.is_over:
+        winners = game.winners()
+        return _DECIDED / len(winners) if player in winners else -_DECIDED
+    mine = game.heuristic(player)
+    others = [game.heuristic(q) for q in range(game.players) if q != player]
+    return mine - max(others) if others else mine
+
+
+class GreedyAgent:
+    """Plays the move that ends its turn best by the heuristic, against the best other player.
+
+    It tries the rest of its turn (every decision it makes before another player decides or
+    the game ends), within `budget` positions shared evenly among the options, and follows the
+    best line it found while the game offers it; ties are broken by its seeded generator.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, budget: int = 100) -> None:
+        self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
+        self.budget = budget
+        # The rest of the best line: the game, the decisions made in it so far, the labels.
+        self._plan: tuple[Game, int, list[str]] | None = None
+
+    def act(self, game: Game) -> int:
+        """The index of the best action in ``game.legal_actions()``."""
+        n = len(game.legal_actions())
+        player = game.to_move
+        if n == 1 or player is None:
+            return 0
+        plan = self._plan
+        if plan is not None and plan[0] is game and plan[1] == len(game.history) and plan[2]:
+            labels = [m.label for m in game.legal_moves()]
+            if plan[2][0] in labels:
+                self._plan = (game, len(game.history) + 1, plan[2][1:])
+                return labels.index(plan[2][0])
+        root = _searchable(game, player, self._rng)
+        _, line = self._best(root, player, self.budget)
+        labels = []
+        world = root.clone()
+        for action in line:
+            labels.append(world.legal_moves()[action].label)
+            world.apply_action(action)
+        self._plan = (game, len(game.history) + 1, labels[1:])
+        return line[0]
+
+    def _best(self, game: Game, player: int, budget: int) -> tuple[float, list[int]]:
+        """The best advantage `player` can reach before their turn ends, within `budget` positions, and its line."""
+        if game.is_over or game.to_move != player:
+            return advantage(game, player), []
+        if budget <= 1:
+            # Out of budget within the turn: the rest of it is played at random.
+            for _ in range(_TURN_REST):
+                if game.is_over or game.to_move != player:
+                    break
+                game.apply_action(self._rng.randrange(len(game.legal_actions())))
+            return advantage(game, player), []
+        n = len(game.legal_actions())
+        share = max(1, (budget - 1) // n)
+        tried = range(n) if n <= budget else sorted(self._rng.sample(range(n), budget))
+        best, lines = -math.inf, []
+        for action in tried:
+            child = game.clone()
+            child.apply_action(action)
+            value, line = self._best(child, player, share)
+            if value > best:
+                best, lines = value, [[action, *line]]
+            elif value == best:
+                lines.append([action, *line])
+        return best, self._rng.choice(lines)
+
+
+class _Node:
+    """A node of the search tree: reached by a move of `player` (None at the root)."""
+
+    __slots__ = ("available", "children", "player", "total", "visits")
+
+    def __init__(self, player: int | None) -> None:
+        self.player = player
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+
+
+class MCTSAgent:
+    """Monte Carlo tree search (UCT) over determinizations, with random rollouts cut short.
+
+    Each iteration deals a determinization of what the deciding player cannot see (one tree
+    for all of them, its edges named by move labels, each child's exploration counted over the
+    iterations in which it was available), walks down the tree, adds one node, plays at random
+    for up to `rollout` decisions, and scores the result: the winners of a finished game, else a
+    ranking by the heuristic. The budget is `iterations`, or `seconds` of thinking when given.
+    """
+
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
+                 rollout: int = 30) -> None:
+        self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rollout = rollout
+
+    def act(self, game: Game) -> int:
+        """The index, in ``game.legal_actions()``, of the most visited move at the root."""
+        moves = game.legal_moves()
+        player = game.to_move
+        if len(moves) == 1 or player is None:
+            return 0
+        root = _Node(None)
+        hidden = hidden_information(game)
+        deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        done = 0
+        while (done < self.iterations) if deadline is None else (done == 0 or time.monotonic() < deadline):
+            world = game.determinize(player, self._rng) if hidden else game.clone()
+            self._iterate(root, world)
+            done += 1
+        visits = {label: child.visits for label, child in root.children.items()}
+        best = max(visits.get(m.label, -1) for m in moves)
+        return self._rng.choice([i for i, m in enumerate(moves) if visits.get(m.label, -1) == best])
+
+    def _iterate(self, root: _Node, world: Game) -> None:
+        rng = self._rng
+        node, path = root, [root]
+        while not world.is_over:
+            moves = world.legal_moves()
+            mover = moves[0].player
+            untried = [i for i, m in enumerate(moves) if m.label not in node.children]
+            for m in moves:
+                child = node.children.get(m.label)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                i = rng.choice(untried)
+                world.apply_action(i)
+                node.children[moves[i].label] = node = _Node(mover)
+                path.append(node)
+                break
+            kids = node.children
+
+            def ucb(i: int, kids: dict[str, _Node] = kids) -> float:
+                kid = kids[moves[i].label]
+                return kid.total / kid.visits + _EXPLORE * math.sqrt(math.log(kid.available) / kid.visits)
+
+            i = max(range(len(moves)), key=ucb)
+            world.apply_action(i)
+            node = node.children[moves[i].label]
+            path.append(node)
+        for _ in range(self.rollout):
+            if world.is_over:
+                break
+            world.apply_action(rng.randrange(len(world.legal_actions())))
+        reward = rewards(world)
+        for n in path:
+            n.visits += 1
+            if n.player is not None:
+                n.total += reward[n.player]
+
+
+def parse_budget(spec: str, budget: str | None) -> tuple[int, float | None]:
+    """An iteration count (``400``) or a time (``2s``, ``0.5s``) from a spec's budget part.
+
+    Raises:
+        AgentError: a budget that is neither, or not above zero.
+    """
+    if budget is None:
+        return 200, None
+    text = budget.strip()
+    try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if not math.isfinite(seconds) or seconds <= 0:
+                raise ValueError  # noqa: TRY301 - one message for every bad budget
+            return 1, seconds
+        iterations = int(text)
+        if iterations <= 0:
+            raise ValueError  # noqa: TRY301 - as above
+    except ValueError:
+        msg = f"bad budget in {spec!r}: give a number of iterations (e.g. {spec.partition(':')[0]}:400) or seconds (e.g. 2s)"
+        raise AgentError(msg) from None
+    return iterations, None
+
+
+def _greedy(budget: str | None, seed: int) -> Agent:
+    positions, seconds = parse_budget(f"greedy:{budget}", budget)
+    if seconds is not None:
+        msg = f"the greedy agent's budget is a number of positions (e.g. greedy:200), not {budget!r}"
+        raise AgentError(msg)
+    return GreedyAgent(seed, positions)
+
+
+def _mcts(budget: str | None, seed: int) -> Agent:
+    iterations, seconds = parse_budget(f"mcts:{budget}", budget)
+    return MCTSAgent(seed, iterations, seconds)
+
+
+register_agent("greedy", _greedy)
+register_agent("mcts", _mcts)
