@@ -38,7 +38,8 @@ def _searchable(game: Game, player: int, rng: random.Random) -> Game:
 
 def rewards(game: Game) -> list[float]:
     """Each player's reward in [0, 1]: a finished game shares 1 among its winners; an unfinished
-    one ranks the players by the heuristic (1 for the best, 0 for the worst, ties shared)."""
+    one ranks the players by the heuristic (1 for the best, 0 for the worst, ties shared).
+    """
     n = game.players
     if game.is_over:
         winners = game.winners()
