@@ -37,8 +37,10 @@ def _searchable(game: Game, player: int, rng: random.Random) -> Game:
 
 
 def rewards(game: Game) -> list[float]:
-    """Each player's reward in [0, 1]: a finished game shares 1 among its winners; an unfinished
-    one ranks the players by the heuristic (1 for the best, 0 for the worst, ties shared).
+    """Each player's reward in [0, 1].
+
+    A finished game shares 1 among its winners; an unfinished one ranks the players by the
+    heuristic (1 for the best, 0 for the worst, ties shared).
     """
     n = game.players
     if game.is_over:
@@ -151,7 +153,7 @@ class MCTSAgent:
     name = "mcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
-                 rollout: int = 30) -> None:
+                 rollout: int = 10) -> None:
         self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
         self.iterations = iterations
         self.seconds = seconds
@@ -193,12 +195,8 @@ class MCTSAgent:
                 path.append(node)
                 break
             kids = node.children
-
-            def ucb(i: int, kids: dict[str, _Node] = kids) -> float:
-                kid = kids[moves[i].label]
-                return kid.total / kid.visits + _EXPLORE * math.sqrt(math.log(kid.available) / kid.visits)
-
-            i = max(range(len(moves)), key=ucb)
+            scores = [_ucb(kids[m.label]) for m in moves]
+            i = scores.index(max(scores))
             world.apply_action(i)
             node = node.children[moves[i].label]
             path.append(node)
@@ -211,6 +209,11 @@ class MCTSAgent:
             n.visits += 1
             if n.player is not None:
                 n.total += reward[n.player]
+
+
+def _ucb(kid: _Node) -> float:
+    """UCT's score of a child, its exploration counted over the iterations it was available in."""
+    return kid.total / kid.visits + _EXPLORE * math.sqrt(math.log(kid.available) / kid.visits)
 
 
 def parse_budget(spec: str, budget: str | None) -> tuple[int, float | None]:
@@ -232,7 +235,8 @@ def parse_budget(spec: str, budget: str | None) -> tuple[int, float | None]:
         if iterations <= 0:
             raise ValueError  # noqa: TRY301 - as above
     except ValueError:
-        msg = f"bad budget in {spec!r}: give a number of iterations (e.g. {spec.partition(':')[0]}:400) or seconds (e.g. 2s)"
+        name = spec.partition(":")[0]
+        msg = f"bad budget in {spec!r}: give a number of iterations (e.g. {name}:400) or seconds (e.g. {name}:2s)"
         raise AgentError(msg) from None
     return iterations, None
 

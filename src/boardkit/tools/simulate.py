@@ -22,6 +22,7 @@ import attrs
 import boardkit
 from boardkit.agents import make_agent
 from boardkit.errors import AgentError, BoardkitError
+from boardkit.runtime.events import TurnStarted
 
 if TYPE_CHECKING:
     from boardkit import Game, Ruleset
@@ -101,6 +102,10 @@ class GameRecord:
     """Time spent playing this game (not comparable across machines)."""
     agents: tuple[str, ...] = ()
     """The agent spec of each seat; empty for the random agent of plain simulations."""
+    first_player: int | None = None
+    """The player of the game's first turn (the rules may draw it); None if no turn began."""
+    tags: tuple[tuple[str, ...], ...] = ()
+    """By seat, what each of the run's ``by`` names held when the game stopped (see ``seat_tags``)."""
 
     @property
     def aborted(self) -> bool:
@@ -120,6 +125,8 @@ class GameRecord:
             "end_reason": self.end_reason,
             "seconds": self.seconds,
             "agents": list(self.agents),
+            "first_player": self.first_player,
+            "tags": [list(t) for t in self.tags],
         }
 
 
@@ -241,6 +248,7 @@ def simulate(
     agents: Sequence[str] = (),
     rotate: bool = False,
     stall: int | None = None,
+    by: Sequence[str] = (),
     backend: str = "local",
     address: str | None = None,
 ) -> SimulationResult:
@@ -262,6 +270,7 @@ def simulate(
         agents: agent specs (``make_agent``) by seat, repeated to fill the seats; none: random.
         rotate: game ``i`` seats the agents from the ``i``-th on, so each plays every seat.
         stall: end a game as ``STALLED`` once it reaches no new position for this many decisions.
+        by: per-player variables or zones to record for each seat (``GameRecord.tags``).
         backend: ``"local"`` (this process or ``jobs`` processes) or ``"ray"`` (Ray tasks).
         address: the Ray cluster to join; None starts a local Ray instance.
 
@@ -277,10 +286,11 @@ def simulate(
     options = dict(options or {})
     _check_run(rules, games=games, jobs=jobs, max_moves=max_moves, stall=stall, players=players, seed=seed,
                options=options, agents=agents)
+    check_tags(rules, by, players, seed, options)
 
     started = time.perf_counter()
     settings: dict[str, Any] = {"players": players, "seed": seed, "options": options, "max_moves": max_moves,
-                                "agents": tuple(agents), "rotate": rotate, "stall": stall}
+                                "agents": tuple(agents), "rotate": rotate, "stall": stall, "by": tuple(by)}
     jobs = min(jobs, max(games, 1))
     records: list[GameRecord] = []
     if backend == "ray":
@@ -354,6 +364,7 @@ def play_game(
     agents: Sequence[str] = (),
     rotate: bool = False,
     stall: int | None = None,
+    by: Sequence[str] = (),
 ) -> GameRecord:
     """Plays game ``index`` of a run with base seed ``seed`` (see ``simulate`` for the other arguments).
 
@@ -403,6 +414,8 @@ def play_game(
             end_reason=end,
             seconds=time.perf_counter() - started,
             agents=seats,
+            first_player=next((e.player for e in game.state.events if isinstance(e, TurnStarted)), None),
+            tags=seat_tags(game, by),
         )
     except SimulationError:
         raise
@@ -411,6 +424,37 @@ def play_game(
         msg = f"game {index} (seed {game_seed}) failed {where}: {exc}"
         raise SimulationError(msg, index=index, seed=game_seed, position=_saved(game)) from exc
     return record
+
+
+def seat_tags(game: Game, by: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """What each name of ``by`` holds for each seat.
+
+    That is a per-player variable's value, or the labels of a per-player zone's pieces
+    (``board`` gives the label of ``board[p]``'s piece).
+    """
+    if not by:
+        return ()
+    s = game.state
+    out = []
+    for p in range(game.players):
+        tags = []
+        for name in by:
+            key = (name, p)
+            if key in s.vars:
+                tags.append(str(s.vars[key]))
+            else:
+                tags.append("+".join(piece["label"] for piece in game.zone(name, p)))
+        out.append(tuple(tags))
+    return tuple(out)
+
+
+def check_tags(rules: Ruleset, by: Sequence[str], players: int, seed: int, options: dict[str, Any]) -> None:
+    """Raises ValueError for a ``by`` name that is no per-player variable or zone."""
+    game = rules.new_game(players=players, seed=seed, options=options)
+    for name in by:
+        if (name, 0) not in game.state.vars and ((name, 0) not in game.state.layout.zslot):
+            msg = f"--by {name!r}: not a variable or zone indexed by player alone"
+            raise ValueError(msg)
 
 
 def _choose(chooser: Callable[[Game], int], game: Game, seats: tuple[str, ...], seat: int | None, *,

@@ -1,0 +1,43 @@
+"""Agent strength and game balance runs (long: run in the background, not in the tests).
+
+Usage: python benchmarks/bench_agents.py NAME [--players P] --agents A,B --games N [--jobs J]
+       [--stall S] [--seed S] [--json FILE]
+
+Plays a tournament (seats rotate) and prints win rates with 95% Wilson intervals, ratings, end
+reasons and game lengths; --json keeps the records for `boardkit` reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import boardkit
+from boardkit.tools.tournament import run_tournament
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("ruleset")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--agents", required=True)
+    parser.add_argument("--games", type=int, required=True)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--stall", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-moves", type=int, default=5000)
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    rules = boardkit.load_ruleset(args.ruleset)
+    report = run_tournament(rules, agents=args.agents.split(","), games=args.games, players=args.players,
+                            seed=args.seed, jobs=args.jobs, stall=args.stall, max_moves=args.max_moves)
+    print(report.text())
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(report.to_dict(), out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
