@@ -106,11 +106,17 @@ class GreedyAgent:
         if game.is_over or game.to_move != player:
             return advantage(game, player), []
         if budget <= 1:
-            # Out of budget within the turn: the rest of it is played at random.
+            # Out of budget within the turn: the rest of it is played one decision at a time, each
+            # the best by the heuristic right after it.
             for _ in range(_TURN_REST):
                 if game.is_over or game.to_move != player:
                     break
-                game.apply_action(self._rng.randrange(len(game.legal_actions())))
+                children = []
+                for action in range(len(game.legal_actions())):
+                    child = game.clone()
+                    child.apply_action(action)
+                    children.append((advantage(child, player), self._rng.random(), child))
+                game = max(children, key=lambda c: (c[0], c[1]))[2]
             return advantage(game, player), []
         n = len(game.legal_actions())
         share = max(1, (budget - 1) // n)

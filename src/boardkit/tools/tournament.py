@@ -8,7 +8,7 @@ end by the rules (stalled, or cut at the move cap) count in the end reasons only
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -62,7 +62,7 @@ class Tournament:
     def by_agent(self) -> dict[str, dict[str, Any]]:
         """Each agent's seats played and won in finished games (a shared win split), with its interval."""
         played: Counter[str] = Counter()
-        won: Counter[str] = Counter()
+        won: defaultdict[str, float] = defaultdict(float)
         for r in self.finished:
             for seat, spec in enumerate(r.agents):
                 played[spec] += 1
@@ -86,7 +86,7 @@ class Tournament:
         out: dict[str, dict[str, dict[str, Any]]] = {}
         for k, name in enumerate(self.by):
             played: Counter[str] = Counter()
-            won: Counter[str] = Counter()
+            won: defaultdict[str, float] = defaultdict(float)
             for r in self.finished:
                 for seat, tags in enumerate(r.tags):
                     played[tags[k]] += 1
