@@ -25,6 +25,7 @@ import boardkit
 from boardkit._version import __version__
 from boardkit.errors import BoardkitError, RuleError
 from boardkit.runtime.events import Chose
+from boardkit.tools import agent_commands
 from boardkit.tools.simulate import AGENT_SEED_FACTOR, GameRecord, SimulationResult, simulate
 
 if TYPE_CHECKING:
@@ -112,7 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--jobs", "-j", type=_natural_int, default=1, help="worker processes (0: one per CPU)",
     )
     sim.add_argument("--json", action="store_true", help="print the summary and games as JSON")
+    agent_commands.add_run_arguments(sim, agents_required=False)
     sim.set_defaults(handler=_cmd_simulate)
+    agent_commands.add_commands(commands, _add_game_arguments,
+                                lambda args, rules: (_players(rules, args.players), _options(rules, args.option)))
 
     play = commands.add_parser("play", help="play a seat at the terminal against random agents")
     _add_game_arguments(play)
@@ -307,11 +311,13 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         "options": _options(rules, args.option),
         "max_moves": args.max_moves,
         "on_game": _cap_warning(args.max_moves),
+        **agent_commands.run_settings(args),
     }
-    if args.json or args.games < PROGRESS_THRESHOLD:
-        result = simulate(rules, **kwargs)
-    else:
-        result = _simulate_with_progress(rules, kwargs)
+    with agent_commands.kept_failures():
+        if args.json or args.games < PROGRESS_THRESHOLD:
+            result = simulate(rules, **kwargs)
+        else:
+            result = _simulate_with_progress(rules, kwargs)
     if args.json:
         # Compact: a run can hold many thousands of games; pipe through jq to read it.
         print(json.dumps({"title": rules.title, **result.to_dict()}))
