@@ -1,7 +1,15 @@
 """boardkit: run board games from declarative rule files."""
 
 from boardkit._version import __version__
-from boardkit.errors import BoardkitError, IllegalMove, OptionError, RuleError, RuleRuntimeError, StateError
+from boardkit.errors import (
+    BoardkitError,
+    IllegalMove,
+    InvariantError,
+    OptionError,
+    RuleError,
+    RuleRuntimeError,
+    StateError,
+)
 from boardkit.game import Game, Move, Outcome
 from boardkit.registry import Option, Ruleset, list_rulesets, load_ruleset, parse_ruleset
 
@@ -9,6 +17,7 @@ __all__ = [
     "BoardkitError",
     "Game",
     "IllegalMove",
+    "InvariantError",
     "Move",
     "Option",
     "OptionError",

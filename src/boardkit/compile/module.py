@@ -154,6 +154,9 @@ def _declarations(w: Writer, game: d.GameDef) -> None:
     w.line(f"SCORE = {score}")
     tbs = [(_expr_fn(w, f"TIEBREAK_{i}", t.expr, t.span), t.param) for i, t in enumerate(game.tiebreaks)]
     w.line(f"TIEBREAKS = ({''.join(f'({fn}, {p!r}), ' for fn, p in tbs)})")
+    w.line("# Invariants, in the order of GameDef.invariants; a `for p` one reads its player as a local.")
+    invs = [_expr_fn(w, f"INVARIANT_{i}", inv.expr, inv.span) for i, inv in enumerate(game.invariants)]
+    w.line(f"INVARIANTS = ({''.join(f'{fn}, ' for fn in invs)})")
     w.line("")
 
 

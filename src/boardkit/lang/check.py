@@ -88,6 +88,7 @@ class Checker:
         vars_ast: list[ast.VarDecl] = []
         procs_ast: list[ast.ProcDecl] = []
         scores: list[ast.Score] = []
+        invariants: list[ast.Invariant] = []
         for item in self.items:
             if isinstance(item, ast.GameDecl):
                 title = item.title
@@ -123,6 +124,8 @@ class Checker:
                 procs_ast.append(item)
             elif isinstance(item, ast.Score):
                 scores.append(item)
+            elif isinstance(item, ast.Invariant):
+                invariants.append(item)
         for item in self.items:
             name = getattr(item, "name", None)
             # Values only: procedures, functions and components are named where no value can be.
@@ -163,8 +166,39 @@ class Checker:
                 score = value
             else:
                 tiebreaks.append(value)
+        checked = tuple(self._invariant(inv, procs_ast) for inv in invariants)
         return d.GameDef(self.name, title, low, high, enums, components, zones, vars_, consts, options, funcs,
-                         _with_probe_flags(procs), score, tuple(tiebreaks))
+                         _with_probe_flags(procs), score, tuple(tiebreaks), checked)
+
+    def _invariant(self, inv: ast.Invariant, procs: list[ast.ProcDecl]) -> d.InvariantDef:
+        """Checks an invariant: it reads the game (and its player) only, so it can never change one."""
+        if inv.domain is not None and inv.domain[0] not in ("players", "Player"):
+            self.error(inv.domain[1], f"an invariant ranges over players only: write 'for {inv.param} in players', "
+                                      f"not 'in {inv.domain[0]}'")
+        scope = {inv.param} if inv.param is not None else set()
+        bound = scope | {n.var for n in ast.walk(inv.expr) if isinstance(n, ast.CompFor)}
+        # A name that is a procedure's local means nothing between decisions: say so, rather
+        # than that it is unknown.
+        owners = {name: proc.name for proc in procs for name in _locals_of(proc)}
+        local_spans = set()
+        for node in ast.walk(inv.expr):
+            if isinstance(node, ast.Name) and node.name in owners and node.name not in bound and not self._global(
+                    node.name):
+                local_spans.add(node.span)
+                self.error(node.span, f"{node.name!r} is a local of procedure {owners[node.name]!r}: an invariant "
+                                      "reads only what the game keeps between decisions (zones, variables, "
+                                      "constants, options)")
+        before = len(self.diags)
+        expr = self.ex.resolve(inv.expr, scope, "an invariant")
+        if local_spans:
+            # One report per mistake: the resolver's 'unknown name' repeats the locals found above.
+            self.diags[before:] = [dg for dg in self.diags[before:] if dg.span not in local_spans]
+        return d.InvariantDef(inv.name, inv.param, expr, inv.span)
+
+    def _global(self, name: str) -> bool:
+        sym = self.sym
+        return (name in sym.vars or name in sym.zones or name in sym.consts or name in sym.options
+                or name in sym.enums or name in sym.members or name in ("players", "Player", "player_count"))
 
     def _check_dims(self, zones: list[ast.ZoneDecl], vars_: list[ast.VarDecl]) -> None:
         decls: list[ast.ZoneDecl | ast.VarDecl] = [*zones, *vars_]
@@ -499,6 +533,17 @@ def _with_probe_flags(procs: dict[str, d.ProcDef]) -> dict[str, d.ProcDef]:
             flags.append(d.Probe(fail, ret, _fail_point(ins, fails)))
         out[name] = attrs.evolve(p, probe=tuple(flags))
     return out
+
+
+def _locals_of(proc: ast.ProcDecl) -> set[str]:
+    """The names a procedure binds: its parameters, `let`s, loop variables and choices."""
+    names = set(proc.params)
+    for node in ast.walk(proc.body):
+        if isinstance(node, ast.Let):
+            names.add(node.name)
+        elif isinstance(node, (ast.For, ast.Choose)):
+            names.add(node.var)
+    return names
 
 
 def check_source(source: SourceFile, name: str, resolve: FileResolver) -> d.GameDef:

@@ -104,6 +104,8 @@ class Program:
         self.score: SiteFn | None = ns["SCORE"]
         self.score_param: str = ns["SCORE_PARAM"]
         self.tiebreaks: tuple[tuple[SiteFn, str], ...] = ns["TIEBREAKS"]
+        self.invariants: tuple[tuple[d.InvariantDef, SiteFn], ...] = tuple(
+            zip(game.invariants, ns["INVARIANTS"], strict=True))
         self.quick: dict[tuple[str, int], QuickFn | tuple[QuickFn, ...]] = ns["QUICK"]
 
     def _namespace(self) -> dict[str, Any]:
