@@ -25,6 +25,7 @@ import boardkit
 from boardkit._version import __version__
 from boardkit.errors import BoardkitError, RuleError
 from boardkit.runtime.events import Chose
+from boardkit.tools.kit import add_commands as add_kit_commands
 from boardkit.tools.simulate import AGENT_SEED_FACTOR, GameRecord, SimulationResult, simulate
 
 if TYPE_CHECKING:
@@ -123,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("ruleset", metavar="NAME|FILE", help="a bundled name or a .bk file")
     comp.add_argument("--output", "-o", metavar="FILE", help="write the module to FILE instead of printing it")
     comp.set_defaults(handler=_cmd_compile)
+
+    add_kit_commands(commands, load)  # test, replay
     return parser
 
 
