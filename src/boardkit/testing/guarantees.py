@@ -212,6 +212,8 @@ class _Watch:
         turn = game.turn_count
         for action in game.legal_actions():
             trial = game.clone()
+            # Invariants are the played game's to find: a failure here would have no trace.
+            trial.check_invariants = False
             trial.apply_action(action)
             # The turn must go on to its end: taking the first move each time, it does.
             for _ in range(TURN_DECISIONS):
