@@ -176,29 +176,14 @@ class Checker:
             self.error(inv.domain[1], f"an invariant ranges over players only: write 'for {inv.param} in players', "
                                       f"not 'in {inv.domain[0]}'")
         scope = {inv.param} if inv.param is not None else set()
-        bound = scope | {n.var for n in ast.walk(inv.expr) if isinstance(n, ast.CompFor)}
         # A name that is a procedure's local means nothing between decisions: say so, rather
         # than that it is unknown.
-        owners = {name: proc.name for proc in procs for name in _locals_of(proc)}
-        local_spans = set()
-        for node in ast.walk(inv.expr):
-            if isinstance(node, ast.Name) and node.name in owners and node.name not in bound and not self._global(
-                    node.name):
-                local_spans.add(node.span)
-                self.error(node.span, f"{node.name!r} is a local of procedure {owners[node.name]!r}: an invariant "
-                                      "reads only what the game keeps between decisions (zones, variables, "
-                                      "constants, options)")
-        before = len(self.diags)
-        expr = self.ex.resolve(inv.expr, scope, "an invariant")
-        if local_spans:
-            # One report per mistake: the resolver's 'unknown name' repeats the locals found above.
-            self.diags[before:] = [dg for dg in self.diags[before:] if dg.span not in local_spans]
+        self.ex.proc_locals = {name: proc.name for proc in procs for name in _locals_of(proc)}
+        try:
+            expr = self.ex.resolve(inv.expr, scope, "an invariant")
+        finally:
+            self.ex.proc_locals = {}
         return d.InvariantDef(inv.name, inv.param, expr, inv.span)
-
-    def _global(self, name: str) -> bool:
-        sym = self.sym
-        return (name in sym.vars or name in sym.zones or name in sym.consts or name in sym.options
-                or name in sym.enums or name in sym.members or name in ("players", "Player", "player_count"))
 
     def _check_dims(self, zones: list[ast.ZoneDecl], vars_: list[ast.VarDecl]) -> None:
         decls: list[ast.ZoneDecl | ast.VarDecl] = [*zones, *vars_]
