@@ -79,6 +79,9 @@ def test_a_broken_invariant_fails_with_a_trace_that_replays(tmp_path: Path) -> N
      lambda original: lambda self, p: {**original(self, p), "deck": [c["label"] for c in self.zone("deck")]}),
     # An undo that does nothing.
     ("undo", "undo", lambda original: lambda self: None),
+    # A move not offered is let through, unplayed.
+    ("atomic", "apply_action", lambda original: lambda self, i: None if not 0 <= i < len(self.legal_actions())
+     else original(self, i)),
     # Moves listed twice.
     ("moves", "legal_moves", lambda original: lambda self: original(self) * 2 if not self.is_over else []),
 ])

@@ -2,8 +2,8 @@
 
 Any ruleset gets them: the invariants its rules declare (checked by the game itself, with
 `check_invariants=True`), and what ARCHITECTURE.md promises of every game: JSON round trips
-that continue identically, determinism, no dead ends, views that hold nothing hidden, undo,
-and games that end (or are reported stalled at a bound). Nothing here knows a game.
+that continue identically, determinism, atomic refusals, no dead ends, views that hold nothing
+hidden, undo, and games that end (or are reported stalled at a bound). Nothing here knows a game.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-from boardkit.errors import StateError
+from boardkit.errors import IllegalMove, StateError
 from boardkit.game import Game
 from boardkit.registry import Ruleset
 
@@ -25,15 +25,15 @@ TURN_DECISIONS = 500
 
 
 # The guarantees, as a GuaranteeError names them.
-MOVES, ROUND_TRIP, HIDDEN, DEAD_END, UNDO, DETERMINISM, STALLED = (
-    "moves", "round trip", "hidden information", "dead end", "undo", "determinism", "stalled")
+MOVES, ATOMIC, ROUND_TRIP, HIDDEN, DEAD_END, UNDO, DETERMINISM, STALLED = (
+    "moves", "atomic", "round trip", "hidden information", "dead end", "undo", "determinism", "stalled")
 
 
 class GuaranteeError(AssertionError):
     """A game broke one of the engine's guarantees (not an invariant of its rules).
 
-    `guarantee` names it: "round trip", "determinism", "dead end", "hidden information",
-    "undo", "moves" or "stalled".
+    `guarantee` names it: "moves", "atomic" (a move not offered is refused and changes
+    nothing), "round trip", "determinism", "dead end", "hidden information", "undo" or "stalled".
     """
 
     def __init__(self, guarantee: str, message: str) -> None:
@@ -147,6 +147,7 @@ class _Watch:
     def check_point(self) -> None:
         """The costly checks, as the game stands."""
         self._moves()
+        self._atomic()
         self._round_trip()
         self._views()
         self._dead_ends()
@@ -162,6 +163,29 @@ class _Watch:
         if len(labels) != len(game.legal_actions()):
             msg = "legal_moves() and legal_actions() disagree"
             raise GuaranteeError(MOVES, msg)
+
+    def _atomic(self) -> None:
+        """Moves that are not offered raise IllegalMove and change nothing."""
+        game = self.game
+        before = game.to_json()
+        labels = {m.label for m in game.legal_moves()}
+        near = {x for label in labels for x in (label.upper(), f" {label}", f"{label} ", label[:-1])} - labels
+        for bad in sorted(near)[:8]:
+            self._refused(game.play, bad, before)
+        for action in (-1, len(game.legal_actions())):
+            self._refused(game.apply_action, action, before)
+
+    def _refused(self, attempt: Callable[[Any], None], move: object, before: str) -> None:
+        what = f"move {move!r}"
+        try:
+            attempt(move)
+        except IllegalMove:
+            if self.game.to_json() != before:
+                msg = f"the refused {what} changed the game"
+                raise GuaranteeError(ATOMIC, msg) from None
+        else:
+            msg = f"{what}, not offered, was played"
+            raise GuaranteeError(ATOMIC, msg)
 
     def _round_trip(self) -> None:
         game = self.game
