@@ -57,8 +57,10 @@ class Checks:
     """How many decisions a game loaded from JSON is played beside the original."""
     stall_fails: bool = False
     """Whether a stalled game is a failure (for rules that promise to end) or only reported."""
-    after_each: Callable[[Game], None] | None = None
-    """A check of the caller's own, run after every decision (it raises to fail)."""
+    watcher: Callable[[Game], Callable[[], None]] | None = None
+    """Checks of the caller's own: called with each new game (it may check the start), it
+    returns a function run after every decision of that game, which raises to fail. It can keep
+    what it saw before, for properties over time (what only grows, what one decision changes)."""
 
 
 @attrs.define
@@ -132,6 +134,7 @@ class _Watch:
         self.checks = checks
         self.rng = rng
         self.shadows: list[tuple[Game, int]] = []  # games loaded from JSON, and how long to follow them
+        self.own = checks.watcher(game) if checks.watcher is not None else None
 
     def after(self, action: int, *, costly: bool) -> None:
         game = self.game
@@ -139,8 +142,8 @@ class _Watch:
         if game.is_over and (game.legal_actions() or game.to_move is not None):
             msg = "a game that is over still offers moves"
             raise GuaranteeError(MOVES, msg)
-        if self.checks.after_each is not None:
-            self.checks.after_each(game)
+        if self.own is not None:
+            self.own()
         if costly or game.is_over:
             self.check_point()
 
