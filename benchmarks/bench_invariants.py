@@ -10,7 +10,9 @@ the difference of instructions executed is the playouts' own count: robust on a 
     python benchmarks/bench_invariants.py [--games 50] [--repeat 7] [--before DIR] [--callgrind]
 
 `--before DIR` is a source tree of another version (e.g. `git archive COMMIT | tar -x -C DIR`):
-its `src/` is put first on the path, and its `rulesets/` are the ones it loads.
+its `src/` is put first on the path, and its `rulesets/` are the ones it loads. Do not edit
+the package while it runs (the compiled cache is keyed by its files): to keep working, run it
+on a copy, `PYTHONPATH=COPY/src`.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ print(time.perf_counter() - t0, decisions)
 
 
 def command(variant: str, before: Path | None, games: int, seed: int) -> tuple[list[str], dict[str, str]]:
-    env = dict(os.environ)
+    env = dict(os.environ, PYTHONHASHSEED="0")
     if variant == "before":
         assert before is not None
         env["PYTHONPATH"] = str(before / "src")

@@ -72,15 +72,17 @@ def _cmd_test(args: argparse.Namespace, load: Loader) -> int:
     print(f"testing {rules.name}: {args.games} games, invariants: "
           f"{', '.join(repr(i.name) for i in rules.program.game.invariants) or 'none declared'}")
     report = kit.explore(rules, games=args.games, players=args.players, seed=args.seed, checks=checks)
-    print(f"{report.games} games, {report.decisions} decisions checked; {report.ended} ended, "
-          f"{report.stalled} stalled at {args.max_decisions} decisions")
     if report.failure is None:
+        print(f"{report.games} games, {report.decisions} decisions checked; {report.ended} ended, "
+              f"{report.stalled} stalled at {args.max_decisions} decisions")
         print("ok")
         return 0
-    print(f"FAILED, shrunk to {len(report.failure.labels)} decisions:")
-    print(kit.describe_failure(report.failure))
+    # The trace first: a reader of the output may stop reading it (`| head`).
     path = Path(args.trace or f"{rules.name}-failure.trace.json")
     report.failure.save(path)
+    print(f"game {report.games} failed ({report.games - 1} passed before it); "
+          f"shrunk to {len(report.failure.labels)} decisions:")
+    print(kit.describe_failure(report.failure))
     print(f"trace written to {path}; replay it with: boardkit replay {path}")
     return 1
 
