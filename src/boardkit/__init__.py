@@ -2,6 +2,7 @@
 
 from boardkit._version import __version__
 from boardkit.errors import (
+    AgentError,
     BoardkitError,
     IllegalMove,
     InvariantError,
@@ -14,6 +15,7 @@ from boardkit.game import Game, Move, Outcome
 from boardkit.registry import Option, Ruleset, list_rulesets, load_ruleset, parse_ruleset
 
 __all__ = [
+    "AgentError",
     "BoardkitError",
     "Game",
     "IllegalMove",
