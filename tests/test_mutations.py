@@ -26,6 +26,9 @@ MUTATIONS = {
     # The draw after a mountain play ignores the hand limit.
     "limit not enforced": ("mandala", "func mountain_draw(p) = min(3, hand_limit - size(hand[p]))",
                            "func mountain_draw(p) = 3", None, "hand limit"),
+    # A colour may go to any area of a mandala: the Colour Rule is not enforced.
+    "colour rule not enforced": ("mandala", "func fits(c, area, m) = c in area.colour or c not in cards_in(m).colour",
+                                 "func fits(c, area, m) = true", None, "colour rule"),
     # Taking an energy into a bubble copies it: the original stays in the river.
     "piece duplicated": ("chakra", "move 1 of maya[f] where .colour == c to bubbles[p]",
                          "create 1 Energy(colour: c) into bubbles[p]", None, "energies conserved"),
