@@ -8,6 +8,7 @@ the host (who holds the table token and sees everything) gets the omniscient one
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import threading
 from collections import Counter
@@ -30,7 +31,7 @@ from boardkit.runtime.events import (
     TurnStarted,
     VarSet,
 )
-from boardkit.runtime.pieces import label_of
+from boardkit.runtime.pieces import Piece, label_of
 from boardkit.tools.simulate import AGENT_SEED_FACTOR
 
 if TYPE_CHECKING:
@@ -40,13 +41,14 @@ if TYPE_CHECKING:
     from boardkit.game import Game
     from boardkit.registry import Ruleset
     from boardkit.runtime.events import Event
-    from boardkit.runtime.pieces import Piece
 
 HUMAN = "human"
 """The seat kind played from a browser; any other kind is an agent spec for `make_agent`."""
 
 LOG_LINES = 300
 """The newest log lines a payload carries: the page shows the recent past, not the whole game."""
+
+_CELL = re.compile(r"\d+,\d+")
 
 AGENT_MOVES = 20000
 """The most agent moves one request plays: a game that agents never end stops there."""
@@ -424,7 +426,7 @@ class Table:
             decider = game.to_move
             human = decider is not None and self._seats[decider] == HUMAN
             if not (live and human):
-                data["moves"], data["prompt"] = [], None
+                data["moves"], data["prompt"], data["targets"] = [], None, {}
             if role is None:
                 data["rulesets"] = list_rulesets()
                 data["agents_to_play"] = live and decider is not None and not human
@@ -461,12 +463,14 @@ def board_payload(game: Game, viewpoint: int | None) -> dict[str, Any]:
         zones.append(entry)
     decider = game.to_move
     moves = [m.label for m in game.legal_moves()] if viewpoint is None else view.get("legal_moves", [])
+    seen = {z["key"] for z in zones if not z["hidden"]}
     data: dict[str, Any] = {
         "players": game.players,
         "turn": game.turn_count,
         "to_move": decider,
         "prompt": game.prompt if moves else None,
         "moves": moves,
+        "targets": move_targets(game, seen) if moves else {},
         "is_over": game.is_over,
         "end_reason": game.end_reason,
         "zones": zones,
@@ -478,6 +482,28 @@ def board_payload(game: Game, viewpoint: int | None) -> dict[str, Any]:
         data["scores"] = game.scores()
         data["winners"] = game.winners()
     return data
+
+
+def move_targets(game: Game, seen: set[str]) -> dict[str, dict[str, str]]:
+    """What on the table each move names, for the page to make it clickable there.
+
+    A piece (in a zone in `seen`, with its zone and label), cells of a grid ("cells"), or a
+    name that pieces may carry ("name", such as a colour); moves naming numbers or lists name nothing.
+    """
+    state = game.state
+    targets: dict[str, dict[str, str]] = {}
+    for move in game.legal_moves():
+        option = move.option
+        if isinstance(option, Piece):
+            zone = state.layout.zone_text[state.loc[option.id]]
+            if zone in seen:
+                targets[move.label] = {"kind": "piece", "zone": zone, "label": option.label}
+        elif isinstance(option, str):
+            targets[move.label] = {"kind": "cells" if _CELL.fullmatch(option) else "name"}
+        elif isinstance(option, (list, tuple)) and option and all(
+                isinstance(c, str) and _CELL.fullmatch(c) for c in option):
+            targets[move.label] = {"kind": "cells"}
+    return targets
 
 
 def log_lines(game: Game, viewpoint: int | None, view: dict[str, Any], full: dict[str, Any]) -> list[str]:

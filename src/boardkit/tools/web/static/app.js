@@ -90,25 +90,38 @@ function choosable(node, label) {
   node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); play(label); } });
 }
 
-function pieceNode(piece, moves, extra = "") {
+function pieceNode(piece, pick, extra = "") {
   const node = el("span", { class: "piece " + extra, title: `${piece.type}: ${piece.label}` });
   node.append(piece.label);
   tint(node, colours(piece));
-  if (moves.has(piece.label)) choosable(node, piece.label);
+  const label = pick(piece);
+  if (label !== undefined) choosable(node, label);
   return node;
 }
 
-// The moves a zone's pieces may choose. A label found in several zones is clicked where the
-// player deciding keeps their own pieces, if they hold one: their hand, not a copy on the board.
-function zoneMoves(data, moves) {
+// Which move clicking a piece of a zone makes. A move names a piece (in its zone), or a name
+// pieces carry (a colour): then the pieces of the player deciding, if they hold one, not
+// copies elsewhere on the table.
+function piecePicker(data) {
+  const exact = new Map();
+  const names = new Set();
+  for (const [label, t] of Object.entries(data.targets)) {
+    if (t.kind === "piece") exact.set(`${t.zone}\u0000${t.label}`, label);
+    else if (t.kind === "name") names.add(label);
+  }
   const own = new Set();
   for (const zone of data.zones) {
-    if (zone.owner === data.to_move) for (const p of [...zone.pieces, ...zone.known]) if (moves.has(p.label)) own.add(p.label);
+    if (zone.owner === data.to_move) for (const p of [...zone.pieces, ...zone.known]) if (names.has(p.label)) own.add(p.label);
   }
-  return (zone) => (zone.owner === data.to_move ? moves : new Set([...moves].filter((m) => !own.has(m))));
+  return (zone) => (piece) => {
+    const label = exact.get(`${zone.key}\u0000${piece.label}`);
+    if (label !== undefined) return label;
+    if (names.has(piece.label) && (zone.owner === data.to_move || !own.has(piece.label))) return piece.label;
+    return undefined;
+  };
 }
 
-function drawZone(zone, moves) {
+function drawZone(zone, pick) {
   const box = el("div", { class: `zone kind-${zone.kind}`, "data-zone": zone.key });
   const mine = zone.owner !== null && zone.owner === state.viewpoint;
   if (mine) box.classList.add("mine");
@@ -118,13 +131,13 @@ function drawZone(zone, moves) {
   if (zone.hidden) {
     for (let i = 0; i < Math.min(zone.count, 12); i++) pieces.append(el("span", { class: "back", title: "hidden" }));
     if (zone.count > 12) pieces.append(el("span", { class: "count", text: `+${zone.count - 12}` }));
-    for (const p of zone.known) pieces.append(pieceNode(p, moves, "known"));
+    for (const p of zone.known) pieces.append(pieceNode(p, pick, "known"));
   } else if (zone.grid) {
-    box.append(drawGrid(zone, moves));
+    box.append(drawGrid(zone, pick));
     return box;
   } else {
     zone.pieces.forEach((p, i) => {
-      const node = pieceNode(p, moves, zone.kind === "stack" && i === 0 ? "top" : "");
+      const node = pieceNode(p, pick, zone.kind === "stack" && i === 0 ? "top" : "");
       if (zone.kind === "row" || zone.kind === "stack") node.prepend(el("span", { class: "pos", text: `${i + 1}` }));
       pieces.append(node);
     });
@@ -134,13 +147,13 @@ function drawZone(zone, moves) {
   return box;
 }
 
-function drawGrid(zone, moves) {
+function drawGrid(zone, pick) {
   const { w, h, shown } = zone.grid;
   const board = el("div", { class: "board", role: "grid", "aria-label": zone.key });
   board.style.gridTemplateColumns = `repeat(${w}, 2.6rem)`;
   const stacks = {};  // cell -> pieces on it, bottom first
   for (const p of zone.pieces) for (const c of p.cells) (stacks[c] = stacks[c] || []).push(p);
-  const cellMoves = [...moves].filter((m) => /^\d+,\d+(\+\d+,\d+)*$/.test(m));
+  const cellMoves = state.moves.filter((m) => state.targets[m] && state.targets[m].kind === "cells");
   const prefix = selection.join("+");
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -163,8 +176,8 @@ function drawGrid(zone, moves) {
       const opens = cellMoves.some((m) => m === next || m.startsWith(next + "+"));
       if (opens) {
         cellChoosable(node, c, next);
-      } else if (stack.length && moves.has(stack[stack.length - 1].label)) {
-        choosable(node, stack[stack.length - 1].label);
+      } else if (stack.length && pick(stack[stack.length - 1]) !== undefined) {
+        choosable(node, pick(stack[stack.length - 1]));
       }
       board.append(node);
     }
@@ -223,20 +236,20 @@ function drawDecision(data) {
   });
 }
 
-function drawZones(data, moves) {
+function drawZones(data) {
   const families = new Map();
   for (const zone of data.zones) {
     if (!families.has(zone.family)) families.set(zone.family, []);
     families.get(zone.family).push(zone);
   }
-  const movesOf = zoneMoves(data, moves);
+  const pickerOf = piecePicker(data);
   const area = $("zones");
   area.replaceChildren();
   for (const [family, zones] of families) {
     const box = el("section", { class: "family", "data-family": family });
     box.append(el("h3", { text: family }));
     const members = el("div", { class: "members" });
-    for (const zone of zones) members.append(drawZone(zone, movesOf(zone)));
+    for (const zone of zones) members.append(drawZone(zone, pickerOf(zone)));
     box.append(members);
     area.append(box);
   }
@@ -278,10 +291,11 @@ function drawControls(data) {
     }
     select.value = view;
     const rules = $("ruleset");
-    if (rules.options.length !== data.rulesets.length) {
-      rules.replaceChildren(...data.rulesets.map((r) => el("option", { value: r, text: r })));
+    const names = data.rulesets.includes(data.ruleset) ? data.rulesets : [data.ruleset, ...data.rulesets];
+    if ([...rules.options].map((o) => o.value).join() !== names.join()) {
+      rules.replaceChildren(...names.map((r) => el("option", { value: r, text: r })));
     }
-    rules.value = data.rulesets.includes(data.ruleset) ? data.ruleset : rules.value;
+    if (document.activeElement !== rules) rules.value = data.ruleset;
     if (document.activeElement !== $("seed")) $("seed").value = data.seed;
     $("agent").disabled = $("agent-end").disabled = !data.agents_to_play;
     $("replaybar").hidden = !data.replay;
@@ -300,10 +314,9 @@ function drawControls(data) {
 function render(data) {
   if (!state || data.version !== state.version) selection = [];
   state = data;
-  const moves = new Set(data.moves);
   drawControls(data);
   drawDecision(data);
-  drawZones(data, moves);
+  drawZones(data);
   drawSide(data);
   document.body.dataset.version = String(data.version);
   document.body.dataset.over = String(data.is_over);
