@@ -7,15 +7,16 @@ import os
 import random
 import re
 import shutil
+import warnings
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
 pytest.importorskip("httpx", reason="the web extra (httpx) is not installed")
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:starlette.testclient")
-
-from starlette.testclient import TestClient
+with warnings.catch_warnings():  # this starlette would rather drive httpx2; httpx serves the tests as well
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 import boardkit
 from boardkit.tools.cli import main
@@ -159,6 +160,11 @@ def test_save_then_load_replays_from_any_seat() -> None:
     bad = _post(client, "/api/load", host, '{"format_version": 1}')
     assert bad.status_code == 422
     assert "Traceback" not in bad.text
+    # Seats go on seeing the table, not the host's replay.
+    assert client.get("/api/state", headers={"X-Token": token}).json()["decisions"] == len(history)
+    _post(client, "/api/replay/step", host, {"step": 2})
+    assert "replay" not in _get(client, token)
+    assert _get(client, token)["decisions"] == len(history)
     # Play on from the middle of the replay.
     _post(client, "/api/replay/step", host, {"step": 4})
     state = _post(client, "/api/replay/close", host, {"play_on": True}).json()
@@ -209,3 +215,15 @@ def test_serve_command_checks_its_seats(capsys: pytest.CaptureFixture[str]) -> N
     assert "unknown seat 'wizard'" in capsys.readouterr().err
     assert main(["serve", "--help"]) == 0
     assert "--watch" in capsys.readouterr().out
+
+
+def test_the_host_starts_a_new_game_of_other_rules() -> None:
+    table, client = _table("mandala", ["human", "random"])
+    state = _get(client, table.host_token)
+    state = _post(client, "/api/new", table.host_token, {"version": state["version"], "ruleset": "ananda",
+                                                          "seed": 9}).json()
+    assert (state["ruleset"], state["seed"], state["players"]) == ("ananda", 9, 2)
+    assert any(zone.get("grid") for zone in state["zones"])
+    refused = _post(client, "/api/new", table.host_token, {"version": state["version"], "ruleset": "nonesuch"})
+    assert refused.status_code == 400
+    assert "no bundled ruleset 'nonesuch'" in refused.json()["error"]

@@ -401,12 +401,13 @@ class Table:
         """What the page of `role` shows: a seat's view, or the host's (of everything, or as a seat sees)."""
         with self._lock:
             self.check_rules()
+            replay = self.replay if role is None else None  # a replay is the host's; seats see the table
+            game = replay.game if replay is not None else self.game
             if role is not None:
                 viewpoint = role
-            elif viewpoint is not None and (type(viewpoint) is not int or not 0 <= viewpoint < self.game.players):
-                msg = f"no seat {viewpoint!r:.20} to view the game as; seats 0 to {self.game.players - 1}"
+            elif viewpoint is not None and (type(viewpoint) is not int or not 0 <= viewpoint < game.players):
+                msg = f"no seat {viewpoint!r:.20} to view the game as; seats 0 to {game.players - 1}"
                 raise OptionError(msg)
-            game = self.replay.game if self.replay is not None else self.game
             data = board_payload(game, viewpoint)
             data.update({
                 "version": self.version,
@@ -422,17 +423,16 @@ class Table:
                 "notice": self.notice,
             })
             # Who may click a move here: a human seat deciding, or the host for any human seat.
-            live = self.replay is None
+            live = replay is None
             decider = game.to_move
-            human = decider is not None and self._seats[decider] == HUMAN
-            if not (live and human):
+            human = live and decider is not None and self._seats[decider] == HUMAN
+            if not human:
                 data["moves"], data["prompt"], data["targets"] = [], None, {}
             if role is None:
                 data["rulesets"] = list_rulesets()
                 data["agents_to_play"] = live and decider is not None and not human
-                if self.replay is not None:
-                    step = self.replay.step
-                    data["replay"] = {"step": step, "steps": len(self.replay.labels)}
+                if replay is not None:
+                    data["replay"] = {"step": replay.step, "steps": len(replay.labels)}
             return data
 
 

@@ -285,9 +285,10 @@ function drawControls(data) {
   $("undo").disabled = Boolean(data.replay);
   if (data.role === "host") {
     const select = $("view");
-    const options = ["all", ...data.seats.map((_, p) => String(p))];
+    const options = ["all", ...Array.from({ length: data.players }, (_, p) => String(p))];
+    const seatName = (o) => `seat ${o}` + (data.seats[o] ? ` (${data.seats[o]})` : "");
     if (select.options.length !== options.length) {
-      select.replaceChildren(...options.map((o) => el("option", { value: o, text: o === "all" ? "everything" : `seat ${o} (${data.seats[o]})` })));
+      select.replaceChildren(...options.map((o) => el("option", { value: o, text: o === "all" ? "everything" : seatName(o) })));
     }
     select.value = view;
     const rules = $("ruleset");
