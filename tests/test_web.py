@@ -89,6 +89,54 @@ def test_a_seat_receives_no_label_it_may_not_know(name: str, moves: int) -> None
     assert checked > 100  # many hidden labels were looked for, so the check could have failed
 
 
+SECRET = """game "Secret stones"
+players 2
+
+enum Kind { gem, rock }
+component Stone { kind: Kind } label .kind
+
+zone hand[Player]: pile, owner
+zone pocket[Player]: pile, owner
+zone vault: pile, hidden
+
+setup {
+  create 1 Stone(kind: gem) into hand[0]
+  create 1 Stone(kind: gem) into pocket[0]
+  create 1 Stone(kind: rock) into hand[1]
+  create 1 Stone(kind: rock) into pocket[1]
+}
+
+play {
+  let p = 0
+  loop {
+    turn p {
+      choose s from concat([hand[p], pocket[p]]) prompt "stone to hide"
+      move 1 of [s] to vault
+    }
+    if empty(hand[1]) and empty(pocket[1]) {
+      end game "all hidden"
+    }
+    set p = next(p)
+  }
+}
+"""
+
+
+def test_a_choice_told_apart_by_its_zone_stays_hidden(tmp_path: Path) -> None:
+    # Two gems offered from two zones are labelled "gem from hand[0]" and "gem from pocket[0]".
+    path = tmp_path / "secret.bk"
+    path.write_text(SECRET, encoding="utf-8")
+    table, client = _table(str(path), ["human", "human"])
+    state = _get(client, table.seat_tokens[0])
+    assert state["moves"] == ["gem from hand[0]", "gem from pocket[0]"]
+    assert state["targets"]["gem from hand[0]"] == {"kind": "piece", "zone": "hand[0]", "label": "gem"}
+    _post(client, "/api/move", table.seat_tokens[0], {"version": state["version"], "move": "gem from hand[0]"})
+    log = _get(client, table.seat_tokens[1])["log"]
+    assert "player 0, stone to hide: (hidden)" in log
+    assert "gem" not in json.dumps(_get(client, table.seat_tokens[1]))
+    assert "player 0, stone to hide: gem from hand[0]" in _get(client, table.seat_tokens[0])["log"]
+
+
 def test_refusals_are_4xx_with_the_library_message() -> None:
     table, client = _table("ananda", ["human", "human"])
     state = _get(client, table.host_token)

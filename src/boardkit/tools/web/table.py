@@ -49,6 +49,7 @@ LOG_LINES = 300
 """The newest log lines a payload carries: the page shows the recent past, not the whole game."""
 
 _CELL = re.compile(r"\d+,\d+")
+_TOLD_APART = re.compile(r"( from \S+)?( #\d+)?$")
 
 AGENT_MOVES = 20000
 """The most agent moves one request plays: a game that agents never end stops there."""
@@ -567,7 +568,10 @@ class _Narrator:
         return f"{len(ids)} piece{'s' if len(ids) != 1 else ''}"
 
     def _chose(self, e: Chose) -> str:
-        secret = e.player != self.viewpoint and any(part in self.hidden for part in (e.label, *e.label.split("+")))
+        # A label names pieces by their labels, joined by '+', each perhaps told apart by its zone
+        # ("gem from hand[0]") or a number ("gem #2").
+        parts = {_TOLD_APART.sub("", part) for part in (e.label, *e.label.split("+"))}
+        secret = e.player != self.viewpoint and not parts.isdisjoint(self.hidden)
         return f"player {e.player}, {e.prompt}: {'(hidden)' if secret else e.label}"
 
     def _moved(self, e: Moved) -> str:
