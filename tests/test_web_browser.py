@@ -121,3 +121,40 @@ def test_a_whole_game_by_clicks(browser: sync_api.Browser, artifacts: Path, name
     assert errors == []
     assert ways.get("button") and ways.get("key")
     assert ways.get("piece", 0) + ways.get("cells", 0) > 0, ways  # pieces or cells were clicked to choose
+
+
+def test_the_host_replays_by_keys_and_sees_rule_errors(browser: sync_api.Browser, artifacts: Path,
+                                                       tmp_path: Path) -> None:
+    path = tmp_path / "connect_four.bk"
+    shutil.copy(Path(__file__).resolve().parents[1] / "benchmarks" / "connect_four.bk", path)
+    table = Table(boardkit.load_ruleset(str(path)), seats=["human", "human"], watch=True, loader=boardkit.load_ruleset)
+    for column in ("3", "3", "4"):
+        table.move(None, table.version, column)
+    errors: list[str] = []
+    with running(table) as url:
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{url}?token={table.host_token}")
+        page.wait_for_selector("#choices button")
+        # Columns are numbers, not discs: no disc on the table is offered as a move.
+        assert page.locator("#zones .piece.choosable").count() == 0
+        page.click("#replay")
+        page.wait_for_selector("#replaybar:not([hidden])")
+        assert page.inner_text("#r-label") == "decision 3 of 3"
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function("document.querySelector('#r-label').textContent === 'decision 2 of 3'")
+        assert page.locator('.cell[data-cell="4,0"].occupied').count() == 0
+        assert page.locator('.cell[data-cell="3,1"].occupied').count() == 1
+        page.click("#r-close")
+        page.wait_for_selector("#replaybar[hidden]", state="attached")
+        path.write_text(path.read_text(encoding="utf-8").replace("if mine(p, x + dx", "if mine(p, x + dz"),
+                        encoding="utf-8")
+        os.utime(path, (1, 1))
+        page.wait_for_selector("#rule-error:not([hidden])")
+        error = page.inner_text("#rule-error")
+        page.screenshot(path=str(artifacts / "serve-rule-error.png"))
+        page.close()
+    assert re.match(r".*connect_four\.bk:\d+:\d+: unknown name 'dz'", error)
+    assert "^" in error
+    assert errors == []
