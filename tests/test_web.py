@@ -240,7 +240,7 @@ def test_watch_shows_rule_errors_and_reloads(tmp_path: Path) -> None:
     shutil.copy(ROOT / "benchmarks" / "connect_four.bk", path)
     table, client = _table(str(path), ["human", "human"], watch=True)
     state = _get(client, table.host_token)
-    state = _post(client, "/api/move", table.host_token, {"version": state["version"], "move": state["moves"][0]}).json()
+    _post(client, "/api/move", table.host_token, {"version": state["version"], "move": state["moves"][0]})
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("var winner = none", "var winner = nonee"), encoding="utf-8")
     os.utime(path, (1, 1))

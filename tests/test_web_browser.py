@@ -119,7 +119,8 @@ def test_a_whole_game_by_clicks(browser: sync_api.Browser, artifacts: Path, name
         page.close()
     assert table.game.is_over
     assert errors == []
-    assert ways.get("button") and ways.get("key")
+    assert ways.get("button")
+    assert ways.get("key")
     assert ways.get("piece", 0) + ways.get("cells", 0) > 0, ways  # pieces or cells were clicked to choose
 
 
