@@ -145,6 +145,7 @@ def test_refusals_are_4xx_with_the_library_message() -> None:
     legal = state["moves"][0]
     cases = [
         ("nobody", {"version": version, "move": legal}, 403, "unknown token"),
+        ("", {"version": version, "move": legal}, 403, "unknown token"),
         (table.seat_tokens[other], {"version": version, "move": legal}, 403, f"player {decider} decides now"),
         (table.seat_tokens[decider], {"version": version - 1, "move": legal}, 409, "stale request"),
         (table.seat_tokens[decider], {"version": version, "move": "no such move"}, 409, "is not a legal move"),

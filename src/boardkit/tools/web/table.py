@@ -127,10 +127,11 @@ class Table:
 
     def role(self, token: str | None) -> int | None:
         """The seat a token joins (None for the host); raises AccessError for any other token."""
-        if token is not None and secrets.compare_digest(token, self.host_token):
+        given = (token or "").encode("utf-8", "surrogateescape")  # compare_digest takes ASCII text only
+        if secrets.compare_digest(given, self.host_token.encode()):
             return None
         for seat, known in enumerate(self.seat_tokens):
-            if token is not None and secrets.compare_digest(token, known):
+            if secrets.compare_digest(given, known.encode()):
                 return seat
         msg = "unknown token: open the link `boardkit serve` printed for your seat"
         raise AccessError(msg)
