@@ -27,6 +27,7 @@ from boardkit.errors import BoardkitError, RuleError
 from boardkit.runtime.events import Chose
 from boardkit.tools.kit import add_commands as add_kit_commands
 from boardkit.tools.simulate import AGENT_SEED_FACTOR, GameRecord, SimulationResult, simulate
+from boardkit.tools.web.command import add_serve_command
 
 if TYPE_CHECKING:
     from boardkit import Game, Move, Option, Ruleset
@@ -126,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     comp.set_defaults(handler=_cmd_compile)
 
     add_kit_commands(commands, load)  # test, replay
+    add_serve_command(commands, load=load)
     return parser
 
 
