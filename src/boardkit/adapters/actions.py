@@ -102,6 +102,8 @@ class ActionSpace:
     def __init__(self, rules: Ruleset, players: int, options: dict[str, Any] | None = None) -> None:
         sample = rules.new_game(players=players, seed=0, options=options)
         self.rules = rules
+        self.players = players
+        self.options = dict(options or {})
         self.blocks: list[Block] = []
         self._by_site: dict[tuple[str, int], Block] = {}
         self._index: dict[tuple[str, int], dict[Key, int]] = {}
