@@ -220,10 +220,14 @@ class _Facts:
         self.total_pieces = len(s.pieces)
         # Locals being worked out, against analysis loops.
         self.active: set[tuple[str, str, bool]] = set()
-        # Pieces by kind, in the order setup made them.
+        # Pieces by kind, in the order setup made them. Setup may draw an attribute at random:
+        # each piece stands for every kind its enum and truth-value attributes could give it.
         kinds: dict[tuple[str, tuple[tuple[str, Any], ...]], None] = {}
         for p in s.pieces:
-            kinds[p.type, tuple(p.attrs.items())] = None
+            fields = {f.name: f.type for f in self.game.components[p.type].fields}
+            choices = [self._alternatives(fields.get(name), v) for name, v in p.attrs.items()]
+            for combo in itertools.product(*choices):
+                kinds[p.type, tuple(zip(p.attrs, combo, strict=True))] = None
         self.kinds = list(kinds)
         self.field_values: dict[str, dict[Key, None]] = {}
         for p in s.pieces:
@@ -241,6 +245,14 @@ class _Facts:
         self.all_cells = list(dict.fromkeys(c for cs in self.cells.values() for c in cs))
         self.parts = max((len(c.parts.items) for c in self.game.components.values()
                           if isinstance(c.parts, m.ListLit)), default=1)
+
+    def _alternatives(self, type_name: str | None, value: object) -> list[Any]:
+        """The values an attribute of a given type could take: an enum's members, both truths."""
+        if type_name in self.game.enums:
+            return list(self.game.enums[type_name].members)
+        if type_name == "bool":
+            return [False, True]
+        return [value]
 
     def field_universe(self, name: str) -> _Univ:
         """The values an attribute takes: an enum's members, or those setup's pieces show."""
