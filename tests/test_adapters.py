@@ -12,11 +12,12 @@ from boardkit import IllegalMove, RuleError
 
 pytest.importorskip("numpy")
 
-from boardkit.adapters.actions import ActionSpace  # noqa: E402 - after the skip
-from boardkit.adapters.common import Spaces  # noqa: E402
+from boardkit.adapters.actions import ActionSpace
+from boardkit.adapters.common import Spaces
 
 ROOT = Path(__file__).parents[1]
-RULESETS = [*boardkit.list_rulesets(), str(ROOT / "examples" / "go_fish.bk"), str(ROOT / "benchmarks" / "connect_four.bk")]
+RULESETS = [*boardkit.list_rulesets(), str(ROOT / "examples" / "go_fish.bk"),
+            str(ROOT / "benchmarks" / "connect_four.bk")]
 IDS = [Path(r).stem for r in RULESETS]
 
 

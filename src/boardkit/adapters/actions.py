@@ -26,12 +26,12 @@ from boardkit.model import expr as m
 from boardkit.model.defs import Branch, CallProc, Choose, IterInit, IterNext, Let, SetLocal, SetVar
 from boardkit.runtime.options import SKIP
 from boardkit.runtime.pieces import Piece
+from boardkit.source import Span
 
 if TYPE_CHECKING:
     from boardkit.game import Game
     from boardkit.model.defs import ComponentDef, FuncDef, GameDef, ProcDef
     from boardkit.registry import Ruleset
-    from boardkit.source import Span
 
 #: A choice value made hashable and comparable across states (see `value_key`).
 Key: TypeAlias = tuple[Any, ...]
@@ -43,7 +43,7 @@ BLOCK_LIMIT = 50_000
 _DEPTH = 12
 
 
-def value_key(value: object, loc: list[int]) -> Key:
+def value_key(value: object, loc: list[int]) -> Key:  # noqa: PLR0911 - one return per kind of value
     """A choice value as the catalogue knows it.
 
     Pieces are known by kind (type and attributes) and the zone they lie in, as decisions offer
@@ -203,7 +203,7 @@ def _key_text(key: Key) -> str:
     if kind == "branch":
         return f"branch {key[1]}"
     if kind in {"skip", "none"}:
-        return kind
+        return str(kind)
     return str(key[1])
 
 
@@ -283,11 +283,11 @@ class _Facts:
 def _block_values(ins: Choose | Branch, proc: ProcDef, facts: _Facts) -> tuple[tuple[Key, ...] | None, int | None]:
     """A decision's values (or None) and how many action numbers its block takes (None: unbounded)."""
     if isinstance(ins, Branch):
-        keys = tuple(("branch", i) for i in range(len(ins.options)))
-        return keys, len(keys)
+        branches: tuple[Key, ...] = tuple(("branch", i) for i in range(len(ins.options)))
+        return branches, len(branches)
     a = _Analysis(facts, proc)
     univ = a.elems(ins.domain, {}, 0)
-    extra = [("skip",)] if ins.optional is not None else []
+    extra: list[Key] = [("skip",)] if ins.optional is not None else []
     if univ is not None and len(univ) <= BLOCK_LIMIT:
         keys = (*univ, *extra)
         return keys, len(keys)
@@ -301,7 +301,7 @@ def _items(univ: _Univ) -> _Univ:
     """The items of lists: for a value known to be one of the lists in `univ`."""
     if not univ or any(k[0] != "list" for k in univ):
         return None
-    return _union(*({item: None for item in k[1]} for k in univ))
+    return _union(*(dict.fromkeys(k[1]) for k in univ))
 
 
 def _ints(lo: int, hi: int) -> _Univ:
@@ -477,9 +477,8 @@ class _Analysis:
         found = [self.value(self.f.game.vars[name].init, {}, depth)]
         for proc in self.f.game.procs.values():
             a = _Analysis(self.f, proc)
-            for ins in proc.code:
-                if isinstance(ins, SetVar) and ins.var == name:
-                    found.append(a.value(ins.value, {}, depth) if ins.op == "=" else None)
+            found.extend(a.value(ins.value, {}, depth) if ins.op == "=" else None
+                         for ins in proc.code if isinstance(ins, SetVar) and ins.var == name)
         return _union(*found)
 
     def _local(self, name: str, depth: int, *, elems: bool) -> _Univ:
@@ -586,7 +585,7 @@ class _Analysis:
         return None
 
     # How many items a list may hold.
-    def count(self, e: m.Expr, scope: Scope, depth: int) -> int | None:  # noqa: PLR0911
+    def count(self, e: m.Expr, scope: Scope, depth: int) -> int | None:  # noqa: C901, PLR0911 - one case per form
         if depth > _DEPTH:
             return None
         d = depth + 1

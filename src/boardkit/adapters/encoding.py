@@ -59,7 +59,7 @@ class Observation:
         levels: grid levels given their own planes.
     """
 
-    def __init__(self, space: ActionSpace, levels: int = LEVELS) -> None:
+    def __init__(self, space: ActionSpace, levels: int = LEVELS) -> None:  # noqa: C901 - one pass per part of the layout
         rules = space.rules
         sample = rules.new_game(players=space.players, seed=0, options=space.options)
         s = sample.state
@@ -160,7 +160,8 @@ class Observation:
             for i in self._features(piece):
                 out[at + i] += 1
 
-    def _grid(self, out: NDArray[np.float32], part: Part, text: str, entry: list[dict[str, Any]] | dict[str, Any]) -> None:
+    def _grid(self, out: NDArray[np.float32], part: Part, text: str,
+              entry: list[dict[str, Any]] | dict[str, Any]) -> None:
         planes = out[part.offset:part.offset + part.size].reshape(part.shape)
         if isinstance(entry, dict):  # a grid the player cannot see: its size only
             planes[0, 0, :] = entry["count"]

@@ -18,13 +18,14 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
+import attrs
 import numpy as np
 import pyspiel
 
 from boardkit.adapters.common import Spaces, rewards
-from boardkit.errors import IllegalMove, StateError
+from boardkit.errors import IllegalMove
 from boardkit.model.defs import MovePieces, Shuffle
-from boardkit.model.expr import BuiltinCall, walk
+from boardkit.model.expr import BuiltinCall, Expr, walk
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -39,6 +40,8 @@ SEEDS = 1024
 #: Decisions after which a game is cut short (OpenSpiel needs a bound on a game's length).
 MAX_MOVES = 1000
 
+# With two players, win/lose returns sum to zero.
+_TWO = 2
 # Games registered with pyspiel in this process, by short name.
 _REGISTERED: dict[str, tuple[Spaces, int, int]] = {}
 
@@ -73,8 +76,10 @@ def _random(spaces: Spaces) -> bool:
         for ins in proc.code:
             if isinstance(ins, Shuffle) or (isinstance(ins, MovePieces) and ins.drawn):
                 return True
-            for node in walk(ins):
-                if isinstance(node, BuiltinCall) and node.name == "random":
+            for value in attrs.asdict(ins, recurse=False).values():
+                exprs = value if isinstance(value, tuple) else (value,)
+                if any(isinstance(n, BuiltinCall) and n.name == "random"
+                       for x in exprs if isinstance(x, Expr) for n in walk(x)):
                     return True
     return False
 
@@ -93,7 +98,7 @@ def _game_type(short: str, spaces: Spaces) -> pyspiel.GameType:
                      else pyspiel.GameType.ChanceMode.DETERMINISTIC),
         information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if _hidden(spaces)
                      else pyspiel.GameType.Information.PERFECT_INFORMATION),
-        utility=pyspiel.GameType.Utility.ZERO_SUM if n == 2 else pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if n == _TWO else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=n,
         min_num_players=n,
@@ -112,8 +117,10 @@ class BoardkitGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, short_name: str | dict[str, Any] = "", params: dict[str, Any] | None = None) -> None:
         if isinstance(short_name, dict):  # made by pyspiel, with the parameters only
-            short_name, params = self.registered_as, short_name
-        spaces, max_moves, seeds = _REGISTERED[short_name or self.registered_as]
+            params = short_name
+            short_name = self.registered_as
+        short_name = short_name or self.registered_as
+        spaces, max_moves, seeds = _REGISTERED[short_name]
         chance = _random(spaces)
         n = spaces.players
         info = pyspiel.GameInfo(
@@ -122,7 +129,7 @@ class BoardkitGame(pyspiel.Game):  # type: ignore[misc]
             num_players=n,
             min_utility=-1.0,
             max_utility=1.0,
-            utility_sum=0.0 if n == 2 else None,
+            utility_sum=0.0 if n == _TWO else None,
             max_game_length=max_moves,
         )
         super().__init__(_game_type(short_name, spaces), info, params or {})

@@ -81,7 +81,7 @@ class BoardkitEnv(AECEnv):  # type: ignore[misc]
             "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
         }) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n_act) for a in self.possible_agents}
-        self._seeds = random.Random()
+        self._seeds = random.Random()  # noqa: S311 - game seeds, for reproducible runs
         self.game: Game | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
