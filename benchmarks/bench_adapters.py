@@ -1,6 +1,6 @@
 """Decisions per second of random play through the adapters, against the Game API directly.
 
-Three paths play the same seeded random games of each ruleset, interleaved (the order rotates
+Three paths play seeded random games of each ruleset, interleaved (the order rotates
 every repeat), each capped at --cap decisions per game:
 
 - direct: `game.legal_actions()` and `game.apply_action(i)`;
@@ -21,6 +21,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import boardkit
 from boardkit.adapters.openspiel import load_game
@@ -31,6 +32,7 @@ RULESETS = [*boardkit.list_rulesets(), str(ROOT / "examples" / "go_fish.bk"), st
 
 
 def direct(name: str, seed: int, cap: int) -> int:
+    """Random play through the Game API's integer actions."""
     rules = boardkit.load_ruleset(name)
     game = rules.new_game(players=2, seed=seed)
     rng = random.Random(seed)
@@ -41,8 +43,13 @@ def direct(name: str, seed: int, cap: int) -> int:
     return n
 
 
+# The environments and games are made once per ruleset (making them works out the spaces).
+_MADE: dict[tuple[str, str, int], Any] = {}
+
+
 def pettingzoo(name: str, seed: int, cap: int) -> int:
-    e = env(name, players=2, max_moves=cap)
+    """Random play through the AEC env: each decision reads the observation and the mask."""
+    e = _MADE.get(("pz", name, cap)) or _MADE.setdefault(("pz", name, cap), env(name, players=2, max_moves=cap))
     e.reset(seed=seed)
     rng = random.Random(seed)
     n = 0
@@ -57,7 +64,8 @@ def pettingzoo(name: str, seed: int, cap: int) -> int:
 
 
 def openspiel(name: str, seed: int, cap: int) -> int:
-    game = load_game(name, players=2, max_moves=cap)
+    """Random play through the pyspiel game: each decision reads the observation tensor."""
+    game = _MADE.get(("os", name, cap)) or _MADE.setdefault(("os", name, cap), load_game(name, players=2, max_moves=cap))
     state = game.new_initial_state()
     rng = random.Random(seed)
     n = 0
@@ -84,13 +92,13 @@ def main() -> int:
     print(f"{'ruleset':<14}{'direct/s':>10}{'pettingzoo/s':>14}{'ratio':>7}{'openspiel/s':>13}{'ratio':>7}")
     for name in args.rulesets:
         for path in PATHS.values():  # warm up: compile and cache the rules, make the spaces
-            path(name, 0, 5)
+            path(name, 0, args.cap)
         rates: dict[str, list[float]] = {p: [] for p in PATHS}
         for r in range(args.repeats):
             order = list(PATHS)[r % 3:] + list(PATHS)[:r % 3]
             for p in order:
                 start = time.perf_counter()
-                steps = sum(PATHS[p](name, 1000 * r + g, args.cap) for g in range(args.games))
+                steps = sum(PATHS[p](name, 100 * r + g, args.cap) for g in range(args.games))
                 rates[p].append(steps / (time.perf_counter() - start))
         med = {p: statistics.median(v) for p, v in rates.items()}
         ratio = {p: statistics.median(a / d for a, d in zip(rates[p], rates["direct"], strict=True)) for p in PATHS}

@@ -92,6 +92,23 @@ def test_observation_reads_back_into_named_parts() -> None:
     assert parts["zone:supply[0]"][0] == 20
 
 
+@pytest.mark.parametrize("name", RULESETS, ids=IDS)
+def test_observation_of_the_state_is_that_of_the_view(name: str) -> None:
+    import numpy as np  # noqa: PLC0415 - skipped above without it
+
+    spaces = Spaces(name, players=2)
+    rng = random.Random(4)
+    game = spaces.rules.new_game(players=2, seed=4)
+    for step in range(80):
+        if step % 8 == 0 or game.is_over:
+            for p in range(2):
+                fast = spaces.observation.encode(game, p)
+                assert np.array_equal(fast, spaces.observation.encode_view(game.view(p)))
+        if game.is_over:
+            break
+        game.apply_action(rng.randrange(len(game.legal_actions())))
+
+
 def test_hidden_zones_show_only_their_size() -> None:
     spaces = Spaces(str(ROOT / "examples" / "go_fish.bk"))
     game = spaces.rules.new_game(players=2, seed=1)

@@ -29,7 +29,7 @@ from boardkit.runtime.pieces import Piece
 from boardkit.source import Span
 
 if TYPE_CHECKING:
-    from boardkit.game import Game
+    from boardkit.game import Game, Move
     from boardkit.model.defs import ComponentDef, FuncDef, GameDef, ProcDef
     from boardkit.registry import Ruleset
 
@@ -107,6 +107,7 @@ class ActionSpace:
         self.blocks: list[Block] = []
         self._by_site: dict[tuple[str, int], Block] = {}
         self._index: dict[tuple[str, int], dict[Key, int]] = {}
+        self._last: tuple[object, list[int]] = (None, [])  # the last decision asked about, and its answer
         facts = _Facts(rules, sample)
         problems: list[Diagnostic] = []
         offset = 0
@@ -143,6 +144,15 @@ class ActionSpace:
         if game.is_over:
             return []
         moves = game.legal_moves()
+        # Asked again at the same decision (the mask, then the move): the same answer.
+        point = moves[0].offered_at if moves else None
+        if point is not None and point is self._last[0]:
+            return list(self._last[1])
+        out = self._legal(game, moves)
+        self._last = (point, out)
+        return list(out)
+
+    def _legal(self, game: Game, moves: list[Move]) -> list[int]:
         block = self.block(game)
         if block.keys is None:
             if len(moves) > block.size:

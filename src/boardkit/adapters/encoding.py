@@ -106,15 +106,91 @@ class Observation:
             offset += part.size
         self.size = offset
         self._cell_index = {z: {c: i for i, c in enumerate(cs)} for z, cs in self.cells.items()}
+        self._zone_parts = [(text, grid, self.parts[f"{'grid' if grid else 'zone'}:{text}"])
+                            for text, grid in self.zones]
         self._piece_features: dict[tuple[Any, ...], list[int]] = {}
+        # Variables by their keys in the state, in the order views list them.
+        self._state_var_keys = [s.layout.var_by_text[k] for k in self.var_keys]
+        # Each piece's features, by piece id, for the game whose pieces these are.
+        self._pieces_seen: list[Any] | None = None
+        self._by_id: list[list[int]] = []
 
     def split(self, vector: NDArray[Any]) -> dict[str, NDArray[Any]]:
         """Reads an observation back into its named parts, each in its shape."""
         return {name: vector[p.offset:p.offset + p.size].reshape(p.shape) for name, p in self.parts.items()}
 
     def encode(self, game: Game, player: int) -> NDArray[np.float32]:
-        """The observation of `game` by `player`: what `game.view(player)` shows, as numbers."""
-        view = game.view(player)
+        """The observation of `game` by `player`: what `game.view(player)` shows, as numbers.
+
+        It reads the game's state directly, as the view would show it (`encode_view` encodes the
+        view itself, and gives the same numbers; the tests hold them equal).
+        """
+        s = game.state
+        if type(player) is not int or not 0 <= player < s.nplayers:
+            game.view(player)  # raises the usual error for a player who is not in the game
+        out = np.zeros(self.size, dtype=np.float32)
+        parts = self.parts
+        out[parts["player"].offset + player] = 1
+        to_move = game.to_move
+        if to_move is not None:
+            out[parts["to_move"].offset + to_move] = 1
+        out[parts["is_over"].offset] = float(s.over)
+        out[parts["turn"].offset] = s.turn_count
+        if to_move == player:
+            prompt = self.prompts.get(game.prompt or "")
+            if prompt is not None:
+                out[parts["prompt"].offset + prompt] = 1
+        at = parts["vars"].offset
+        values = s.vars
+        for i, key in enumerate(self._state_var_keys):
+            out[at + 2 * i: at + 2 * i + 2] = _number(values.get(key))
+        hits = self._state_zones(game, player, out)
+        if hits:
+            out += np.bincount(hits, minlength=self.size).astype(np.float32)
+        return out
+
+    def _state_zones(self, game: Game, player: int, out: NDArray[np.float32]) -> list[int]:  # noqa: C901 - grids, zones seen and unseen
+        """Encodes the zones of the state as `player` sees them; returns the indexes to count."""
+        s = game.state
+        lay = s.layout
+        if s.pieces is not self._pieces_seen:  # another game: its pieces may differ
+            self._pieces_seen = s.pieces
+            self._by_id = [self._features(p.public()) for p in s.pieces]
+        by_id = self._by_id
+        known = s.known
+        hits: list[int] = []
+        for slot, (_, grid, part) in enumerate(self._zone_parts):
+            zdef = lay.zone_defs[slot]
+            pieces = s.zones[slot]
+            visible = zdef.visibility == "public" or (zdef.visibility == "owner" and lay.zone_owner[slot] == player)
+            base = part.offset
+            if grid:
+                _, nfeat, ncell = part.shape
+                if not visible:  # its size only, on the first plane (feature 0, level 1)
+                    out[base:base + ncell] = len(pieces)
+                    continue
+                board = s.boards[slot]
+                index = self._cell_index[lay.zone_text[slot]]
+                for p in pieces:
+                    level = min(board.levels[p.id], self.levels) - 1
+                    feats = [0, *by_id[p.id]]
+                    for c in board.at[p.id]:
+                        cell = index[c]
+                        hits.extend(base + (level * nfeat + f) * ncell + cell for f in feats)
+                continue
+            out[base] = len(pieces)
+            if visible:
+                for p in pieces:
+                    hits.extend(base + i for i in by_id[p.id])
+            elif known:
+                for p in pieces:
+                    if known.get(p.id, 0) >> player & 1:
+                        hits.extend(base + i for i in by_id[p.id])
+        return hits
+
+    def encode_view(self, view: dict[str, Any]) -> NDArray[np.float32]:
+        """The observation a view (`Game.view(player)`) shows, as numbers."""
+        player = view["player"]
         out = np.zeros(self.size, dtype=np.float32)
         parts = self.parts
         out[parts["player"].offset + player] = 1
@@ -128,28 +204,33 @@ class Observation:
         at = parts["vars"].offset
         for i, key in enumerate(self.var_keys):
             out[at + 2 * i: at + 2 * i + 2] = _number(view["vars"].get(key))
-        for text, grid in self.zones:
+        hits: list[int] = []  # one count for each index listed
+        for text, grid, part in self._zone_parts:
             entry = view["zones"][text]
             if grid:
-                self._grid(out, parts[f"grid:{text}"], text, entry)
+                self._grid(out, hits, part, text, entry)
             else:
-                self._zone(out, parts[f"zone:{text}"].offset, entry)
+                self._zone(out, hits, part.offset, entry)
+        if hits:
+            out += np.bincount(hits, minlength=self.size).astype(np.float32)
         return out
 
     def _features(self, piece: dict[str, Any]) -> list[int]:
-        key = tuple((k, v) for k, v in piece.items() if k not in {"cells", "level", "label"})
+        """The features a piece shows (type, attribute values), worked out once per kind."""
+        key = tuple(v for k, v in piece.items() if k not in _NOT_KIND)
         found = self._piece_features.get(key)
         if found is None:
             t = piece["type"]
             found = [self.features[("type", t)]]
-            for name, v in key:
-                i = self.features.get(("attr", t, name, value_key(v, [])))
+            for name, v in piece.items():
+                i = self.features.get(("attr", t, name, value_key(v, []))) if name not in _NOT_KIND else None
                 if i is not None:
                     found.append(i)
             self._piece_features[key] = found
         return found
 
-    def _zone(self, out: NDArray[np.float32], at: int, entry: list[dict[str, Any]] | dict[str, Any]) -> None:
+    def _zone(self, out: NDArray[np.float32], hits: list[int], at: int,
+              entry: list[dict[str, Any]] | dict[str, Any]) -> None:
         if isinstance(entry, dict):  # unseen: its size, and the pieces the player knows
             out[at] = entry["count"]
             pieces = entry.get("known", [])
@@ -157,21 +238,26 @@ class Observation:
             out[at] = len(entry)
             pieces = entry
         for piece in pieces:
-            for i in self._features(piece):
-                out[at + i] += 1
+            hits.extend(at + i for i in self._features(piece))
 
-    def _grid(self, out: NDArray[np.float32], part: Part, text: str,
+    def _grid(self, out: NDArray[np.float32], hits: list[int], part: Part, text: str,
               entry: list[dict[str, Any]] | dict[str, Any]) -> None:
-        planes = out[part.offset:part.offset + part.size].reshape(part.shape)
         if isinstance(entry, dict):  # a grid the player cannot see: its size only
+            planes = out[part.offset:part.offset + part.size].reshape(part.shape)
             planes[0, 0, :] = entry["count"]
             return
         index = self._cell_index[text]
+        _, nfeat, ncell = part.shape
         for piece in entry:
             level = min(piece["level"], self.levels) - 1
             feats = [0, *self._features(piece)]
             for c in piece["cells"]:
-                planes[level, feats, index[c]] += 1
+                cell = index[c]
+                hits.extend(part.offset + (level * nfeat + f) * ncell + cell for f in feats)
+
+
+# What a view shows of a piece beyond its kind.
+_NOT_KIND = frozenset({"cells", "level", "label"})
 
 
 def _number(value: object) -> tuple[float, float]:
