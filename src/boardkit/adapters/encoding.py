@@ -112,7 +112,7 @@ class Observation:
         # Variables by their keys in the state, in the order views list them.
         self._state_var_keys = [s.layout.var_by_text[k] for k in self.var_keys]
         # Each piece's features, by piece id, for the game whose pieces these are.
-        self._pieces_seen: list[Any] | None = None
+        self._pieces_seen: list[Any] = []
         self._by_id: list[list[int]] = []
 
     def split(self, vector: NDArray[Any]) -> dict[str, NDArray[Any]]:
@@ -153,9 +153,12 @@ class Observation:
         """Encodes the zones of the state as `player` sees them; returns the indexes to count."""
         s = game.state
         lay = s.layout
-        if s.pieces is not self._pieces_seen:  # another game: its pieces may differ
-            self._pieces_seen = s.pieces
-            self._by_id = [self._features(p.public()) for p in s.pieces]
+        pieces_now = s.pieces
+        seen = self._pieces_seen
+        # Clones share their pieces (the objects): another game's may differ.
+        if len(pieces_now) != len(seen) or (seen and (pieces_now[0] is not seen[0] or pieces_now[-1] is not seen[-1])):
+            self._pieces_seen = list(pieces_now)
+            self._by_id = [self._features(p.public()) for p in pieces_now]
         by_id = self._by_id
         known = s.known
         hits: list[int] = []
