@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import boardkit
 from boardkit.adapters.openspiel import load_game
 from boardkit.adapters.pettingzoo import env
@@ -58,7 +60,7 @@ def pettingzoo(name: str, seed: int, cap: int) -> int:
         if terminated or truncated:
             e.step(None)
             continue
-        e.step(rng.choice([i for i, ok in enumerate(obs["action_mask"]) if ok]))
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
         n += 1
     return n
 
