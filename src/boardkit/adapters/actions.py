@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
-from boardkit.errors import Diagnostic, IllegalMove, RuleError
+from boardkit.errors import Diagnostic, IllegalMove, RuleError, RuleRuntimeError
 from boardkit.model import expr as m
 from boardkit.model.defs import Branch, CallProc, Choose, IterInit, IterNext, Let, SetLocal, SetVar
 from boardkit.runtime.options import SKIP
@@ -156,9 +156,8 @@ class ActionSpace:
         block = self.block(game)
         if block.keys is None:
             if len(moves) > block.size:
-                msg = (f"{len(moves)} options at {block.prompt!r} ({block.span}), more than the {block.size} "
-                       "the action space allows")
-                raise IllegalMove(msg)
+                msg = f"{len(moves)} options at {block.prompt!r}, more than the {block.size} the action space allows"
+                raise RuleRuntimeError(msg, block.span)
             return [block.offset + i for i in range(len(moves))]
         index = self._index[block.proc, block.pc]
         loc = game.state.loc
@@ -167,9 +166,8 @@ class ActionSpace:
             key = ("branch", mv.option) if block.branch else value_key(mv.option, loc)
             i = index.get(key)
             if i is None:
-                msg = (f"option {mv.label!r} of {block.prompt!r} ({block.span}) is outside the action space "
-                       "worked out from the rules")
-                raise IllegalMove(msg)
+                msg = f"option {mv.label!r} of {block.prompt!r} is outside the action space worked out from the rules"
+                raise RuleRuntimeError(msg, block.span)
             out.append(block.offset + i)
         return out
 
