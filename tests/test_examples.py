@@ -10,7 +10,8 @@ import pytest
 
 EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("*.py"))
 # Short arguments keep the suite fast; each script's default is for a person reading output.
-ARGS = {"compare_variant.py": ["6"]}
+ARGS = {"compare_variant.py": ["6"],
+        "learn_connect_four.py": ["--episodes", "20", "--every", "10", "--eval", "4"]}
 
 
 @pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)

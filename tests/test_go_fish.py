@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import boardkit
+from boardkit.testing import Checks, check_rules
 
 RULES = boardkit.load_ruleset(str(Path(__file__).parents[1] / "examples" / "go_fish.bk"))
 
@@ -43,22 +44,29 @@ def test_a_miss_draws_and_passes_the_turn() -> None:
     assert game.turn_count == 2
 
 
+def views_hide_the_deck_and_other_hands(game: boardkit.Game) -> Callable[[], None]:
+    """A watcher for the kit: each view shows the deck and the others' hands by size only."""
+
+    def check() -> None:
+        zones = game.zones()
+        for p in range(game.players):
+            view = game.view(p)
+            for q in range(game.players):
+                if q != p:
+                    assert view["zones"][f"hand[{q}]"] == {"count": len(zones[f"hand[{q}]"])}
+            assert view["zones"]["deck"] == {"count": len(zones["deck"])}
+        if game.is_over:
+            assert sum(game.scores()) == 13
+
+    check()
+    return check
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_games_keep_the_deck_whole_and_end(players: int) -> None:
-    for seed in range(3):
-        game = RULES.new_game(players=players, seed=seed)
-        rng = random.Random(seed)
-        for _ in range(2000):
-            if game.is_over:
-                break
-            zones = game.zones()
-            assert sum(len(v) for v in zones.values()) == 52
-            for p in range(players):
-                view = game.view(p)
-                for q in range(players):
-                    if q != p:
-                        assert view["zones"][f"hand[{q}]"] == {"count": len(zones[f"hand[{q}]"])}
-                assert view["zones"]["deck"] == {"count": len(zones["deck"])}
-            game.play(rng.choice(game.legal_moves()))
-        assert game.is_over
-        assert sum(game.scores()) == 13
+    # The kit checks the file's invariants (52 cards, whole books) after every decision.
+    report = check_rules(RULES, games=3, players=players, seed=players,
+                         checks=Checks(max_decisions=2000, every=40, stall_fails=True,
+                                       watcher=views_hide_the_deck_and_other_hands))
+    assert report.ended == 3
+    assert report.invariants == ("52 cards", "whole books")

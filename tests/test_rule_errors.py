@@ -46,6 +46,9 @@ MUST_SAY = {
     "slip_true": "unknown name 'True'; write 'true'",
     "slip_else_if": "write 'elif' for 'else if'",
     "where_and_precedence": "'.colour' is outside the 'where' before it",
+    "invariant_random": "(pick() uses random)",
+    "invariant_local": "'tries' is a local of procedure 'play'",
+    "invariant_players": "ranges over players only",
 }
 
 

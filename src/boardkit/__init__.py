@@ -1,7 +1,16 @@
 """boardkit: run board games from declarative rule files."""
 
 from boardkit._version import __version__
-from boardkit.errors import AgentError, BoardkitError, IllegalMove, OptionError, RuleError, RuleRuntimeError, StateError
+from boardkit.errors import (
+    AgentError,
+    BoardkitError,
+    IllegalMove,
+    InvariantError,
+    OptionError,
+    RuleError,
+    RuleRuntimeError,
+    StateError,
+)
 from boardkit.game import Game, Move, Outcome
 from boardkit.registry import Option, Ruleset, list_rulesets, load_ruleset, parse_ruleset
 
@@ -10,6 +19,7 @@ __all__ = [
     "BoardkitError",
     "Game",
     "IllegalMove",
+    "InvariantError",
     "Move",
     "Option",
     "OptionError",

@@ -103,6 +103,26 @@ class RuleRuntimeError(BoardkitError):
         return (RuleRuntimeError, (self.message, self.span))
 
 
+class InvariantError(RuleRuntimeError):
+    """An invariant the rules declare came out false: the rules (or the engine) broke it.
+
+    Names the invariant, where it is declared, the player of a `for p in players` one (else
+    None), how many decisions had been made and the game's seed, enough to replay it.
+    """
+
+    def __init__(self, invariant: str, span: Span | None, player: int | None, decision: int, seed: int) -> None:
+        self.invariant = invariant
+        self.player = player
+        self.decision = decision
+        self.seed = seed
+        who = f" for player {player}" if player is not None else ""
+        when = "at the start" if decision == 0 else f"after decision {decision}"
+        super().__init__(f"invariant {invariant!r} is false{who} {when} (seed {seed})", span)
+
+    def __reduce__(self) -> tuple[type[InvariantError], tuple[str, Span | None, int | None, int, int]]:  # type: ignore[override]
+        return (InvariantError, (self.invariant, self.span, self.player, self.decision, self.seed))
+
+
 class DeadEnd(Exception):  # noqa: N818 - not an error of the caller: a path the rules forbid
     """A path through a turn that the rules forbid (a failed `require`, a zone over capacity).
 

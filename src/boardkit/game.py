@@ -8,7 +8,16 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from boardkit.errors import RULE_FAULTS, DeadEnd, IllegalMove, OptionError, RuleRuntimeError, StateError, rule_fault
+from boardkit.errors import (
+    RULE_FAULTS,
+    DeadEnd,
+    IllegalMove,
+    InvariantError,
+    OptionError,
+    RuleRuntimeError,
+    StateError,
+    rule_fault,
+)
 from boardkit.runtime.determinize import determinize, tracked, visible_slots
 from boardkit.runtime.grid import public_pieces
 from boardkit.runtime.interpreter import DECISION, Interpreter
@@ -74,6 +83,9 @@ class Game:
         self.options = dict(options)
         self.position = position
         self.history = history
+        #: Whether the rules' invariants are checked after every decision (`verify_invariants`).
+        #: Off unless asked for: play and simulation then pay nothing for them.
+        self.check_invariants = False
         # For undo: the action number of each decision made (None where only the label is
         # known, in a loaded game), the decision point of each, and checkpoints (decisions
         # made, snapshot) to play forward from.
@@ -230,6 +242,8 @@ class Game:
         try:
             interp.apply(s, options[i], player, label)
             self._advance()
+            if self.check_invariants:
+                self.verify_invariants(made + 1)
         except BaseException:
             # A rule failed on the way: the game goes back to where it was, played forward from
             # its last checkpoint (no copy is taken before each move).
@@ -250,6 +264,36 @@ class Game:
         except DeadEnd as exc:
             msg = f"a rule failed outside any choice: {exc}"
             raise RuleRuntimeError(msg) from None
+
+    def verify_invariants(self, decision: int | None = None) -> None:
+        """Checks every invariant the rules declare, as the game stands now.
+
+        Args:
+            decision: the number of decisions made, for the error; `len(history)` by default.
+
+        Raises:
+            InvariantError: an invariant is false (the first one, in the order declared).
+            RuleRuntimeError: an invariant failed to evaluate (a bad value in it).
+        """
+        program = self.rules.program
+        s = self._s
+        saved_work = s.work
+        try:
+            for inv, fn in program.invariants:
+                for p in (range(s.nplayers) if inv.param is not None else (None,)):
+                    s.work = WORK_LIMIT
+                    try:
+                        value = fn(s, {inv.param: p} if inv.param is not None else {})
+                    except RULE_FAULTS as exc:
+                        raise RuleRuntimeError(rule_fault(exc), program.locate(exc.__traceback__)) from None
+                    if value is not True:
+                        if value is not False:
+                            msg = f"an invariant is true or false, not {value!r:.60}"
+                            raise RuleRuntimeError(msg, inv.span)
+                        made = len(self.history) if decision is None else decision
+                        raise InvariantError(inv.name, inv.span, p, made, self.seed)
+        finally:
+            s.work = saved_work
 
     def undo(self) -> None:
         """Returns to the previous decision point."""
@@ -325,6 +369,7 @@ class Game:
         # Checkpoints never change, so the twin shares them; its decision points are its own,
         # so that moves offered by this game stay this game's.
         twin._actions = list(self._actions)
+        twin.check_invariants = self.check_invariants
         twin._checkpoints = collections.deque(self._checkpoints, maxlen=CHECKPOINTS_KEPT)
         return twin
 
@@ -520,8 +565,12 @@ def _plain(v: object) -> object:
     return v
 
 
-def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], position: dict[str, Any] | None) -> Game:
-    """Builds a game: runs setup, applies a position if given, then runs to the first decision."""
+def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any],
+          position: dict[str, Any] | None, *, check_invariants: bool = False) -> Game:
+    """Builds a game: runs setup, applies a position if given, then runs to the first decision.
+
+    With `check_invariants`, the rules' invariants are checked there and after every decision.
+    """
     program = rules.program
     s = State(program, rules.layout(players), players, options, seed)
     _init_vars(s, program)
@@ -536,8 +585,11 @@ def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], posi
         position = copy.deepcopy(position)
     s.frames = [["play", 0, {"$actor": None}]]
     game = Game(rules, s, seed=seed, options=options, position=position, history=[])
+    game.check_invariants = check_invariants
     if position is None:
         game._advance()  # noqa: SLF001 - `start` is the Game's constructor in all but name
+        if check_invariants:
+            game.verify_invariants()
         return game
     # Some impossible positions show only when play runs on them (a start player who is not
     # one): the rules run well from every dealt start, so blame the position.
@@ -548,6 +600,8 @@ def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any], posi
     except RuleRuntimeError as exc:
         msg = f"the position cannot be played: {exc}"
         raise StateError(msg) from None
+    if check_invariants:
+        game.verify_invariants()
     return game
 
 

@@ -146,13 +146,18 @@ class Ruleset:
         return chosen
 
     def new_game(self, players: int | None = None, seed: int = 0, options: dict[str, Any] | None = None,
-                 position: dict[str, Any] | None = None) -> Game:
-        """Starts a game; with `position`, from that position instead of the dealt one."""
+                 position: dict[str, Any] | None = None, *, check_invariants: bool = False) -> Game:
+        """Starts a game; with `position`, from that position instead of the dealt one.
+
+        With `check_invariants`, the invariants the rules declare are checked at the start and
+        after every decision; a false one raises `InvariantError`.
+        """
         players = self.min_players if players is None else players
         if not isinstance(seed, int) or isinstance(seed, bool):
             msg = f"the seed must be an integer, not {seed!r:.40}"
             raise OptionError(msg)
-        return start(self, players, seed, self.resolve_options(players, options), position)
+        return start(self, players, seed, self.resolve_options(players, options), position,
+                     check_invariants=check_invariants)
 
     def dump_game(self, game: Game) -> str:
         """Serializes a game of these rules (what `Game.to_json` returns)."""
@@ -160,11 +165,18 @@ class Ruleset:
 
         return dump_game(game)
 
-    def load_game(self, text: str) -> Game:
-        """Loads a game saved with `Game.to_json`; raises StateError if it is corrupt or foreign."""
+    def load_game(self, text: str, *, check_invariants: bool = False) -> Game:
+        """Loads a game saved with `Game.to_json`; raises StateError if it is corrupt or foreign.
+
+        With `check_invariants`, as in `new_game`: the loaded state is checked at once.
+        """
         from boardkit.io.serialize import load_game  # noqa: PLC0415 - as in dump_game
 
-        return load_game(self, text)
+        game = load_game(self, text)
+        if check_invariants:
+            game.check_invariants = True
+            game.verify_invariants()
+        return game
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.name} {self.min_players}-{self.max_players} players>"

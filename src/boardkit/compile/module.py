@@ -158,6 +158,9 @@ def _declarations(w: Writer, game: d.GameDef) -> None:
     h = game.heuristic
     w.line(f"HEURISTIC_PARAM = {h.param if h is not None else ''!r}")
     w.line(f"HEURISTIC = {_expr_fn(w, 'HEURISTIC', h.expr, h.span) if h is not None else 'None'}")
+    w.line("# Invariants, in the order of GameDef.invariants; a `for p` one reads its player as a local.")
+    invs = [_expr_fn(w, f"INVARIANT_{i}", inv.expr, inv.span) for i, inv in enumerate(game.invariants)]
+    w.line(f"INVARIANTS = ({''.join(f'{fn}, ' for fn in invs)})")
     w.line("")
 
 

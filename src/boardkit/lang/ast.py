@@ -502,6 +502,17 @@ class Score:
 
 
 @attrs.frozen(kw_only=True)
+class Invariant:
+    """`invariant "hand limit" for p in players : size(hand[p]) <= 8`: a truth the rules keep."""
+
+    span: Span
+    name: str
+    param: str | None  # `p` of `for p in players`; None for one truth of the whole game
+    domain: tuple[str, Span] | None  # what `for p in` names, as written (the checker wants `players`)
+    expr: Expr
+
+
+@attrs.frozen(kw_only=True)
 class RuleFile:
     """A whole rule file: its declarations in order."""
 
@@ -516,7 +527,7 @@ Stmt: TypeAlias = (Let | Set | If | For | While | Repeat | Loop | Break | Return
 #: A `{ ... }` block: its statements in order.
 Block: TypeAlias = tuple[Stmt, ...]
 Decl: TypeAlias = (GameDecl | PlayersDecl | Extends | EnumDecl | ComponentDecl | ZoneDecl | VarDecl | ConstDecl
-                   | OptionDecl | FuncDecl | ProcDecl | Score)
+                   | OptionDecl | FuncDecl | ProcDecl | Score | Invariant)
 #: Any node of the tree.
 Node: TypeAlias = Expr | Stmt | Decl | CompFor | Branch | RuleFile
 

@@ -194,6 +194,16 @@ class Builder(Transformer[Token, ast.RuleFile]):
     def tiebreak_decl(self, c: Children) -> ast.Score:
         return ast.Score(span=self._s(c), kind="tiebreak", param=str(c[0]), expr=c[1])
 
+    def invariant_for(self, c: Children) -> tuple[Token, Token]:
+        return (c[0], c[1])
+
+    def invariant_decl(self, c: Children) -> ast.Invariant:
+        name, *clause, expr = c
+        param, domain = clause[0] if clause else (None, None)
+        return ast.Invariant(span=self._s(c), name=_string(name), param=str(param) if param is not None else None,
+                             domain=(str(domain), _tok_span(self.filename, domain)) if domain is not None else None,
+                             expr=expr)
+
     # Statements.
     def block(self, c: Children) -> ast.Block:
         return tuple(c)

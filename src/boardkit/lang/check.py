@@ -88,6 +88,7 @@ class Checker:
         vars_ast: list[ast.VarDecl] = []
         procs_ast: list[ast.ProcDecl] = []
         scores: list[ast.Score] = []
+        invariants: list[ast.Invariant] = []
         for item in self.items:
             if isinstance(item, ast.GameDecl):
                 title = item.title
@@ -123,6 +124,8 @@ class Checker:
                 procs_ast.append(item)
             elif isinstance(item, ast.Score):
                 scores.append(item)
+            elif isinstance(item, ast.Invariant):
+                invariants.append(item)
         for item in self.items:
             name = getattr(item, "name", None)
             # Values only: procedures, functions and components are named where no value can be.
@@ -165,8 +168,24 @@ class Checker:
                 heuristic = value
             else:
                 tiebreaks.append(value)
+        checked = tuple(self._invariant(inv, procs_ast) for inv in invariants)
         return d.GameDef(self.name, title, low, high, enums, components, zones, vars_, consts, options, funcs,
-                         _with_probe_flags(procs), score, tuple(tiebreaks), heuristic=heuristic)
+                         _with_probe_flags(procs), score, tuple(tiebreaks), checked, heuristic=heuristic)
+
+    def _invariant(self, inv: ast.Invariant, procs: list[ast.ProcDecl]) -> d.InvariantDef:
+        """Checks an invariant: it reads the game (and its player) only, so it can never change one."""
+        if inv.domain is not None and inv.domain[0] not in ("players", "Player"):
+            self.error(inv.domain[1], f"an invariant ranges over players only: write 'for {inv.param} in players', "
+                                      f"not 'in {inv.domain[0]}'")
+        scope = {inv.param} if inv.param is not None else set()
+        # A name that is a procedure's local means nothing between decisions: say so, rather
+        # than that it is unknown.
+        self.ex.proc_locals = {name: proc.name for proc in procs for name in _locals_of(proc)}
+        try:
+            expr = self.ex.resolve(inv.expr, scope, "an invariant")
+        finally:
+            self.ex.proc_locals = {}
+        return d.InvariantDef(inv.name, inv.param, expr, inv.span)
 
     def _check_dims(self, zones: list[ast.ZoneDecl], vars_: list[ast.VarDecl]) -> None:
         decls: list[ast.ZoneDecl | ast.VarDecl] = [*zones, *vars_]
@@ -501,6 +520,17 @@ def _with_probe_flags(procs: dict[str, d.ProcDef]) -> dict[str, d.ProcDef]:
             flags.append(d.Probe(fail, ret, _fail_point(ins, fails)))
         out[name] = attrs.evolve(p, probe=tuple(flags))
     return out
+
+
+def _locals_of(proc: ast.ProcDecl) -> set[str]:
+    """The names a procedure binds: its parameters, `let`s, loop variables and choices."""
+    names = set(proc.params)
+    for node in ast.walk(proc.body):
+        if isinstance(node, ast.Let):
+            names.add(node.name)
+        elif isinstance(node, (ast.For, ast.Choose)):
+            names.add(node.var)
+    return names
 
 
 def check_source(source: SourceFile, name: str, resolve: FileResolver) -> d.GameDef:

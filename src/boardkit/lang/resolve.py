@@ -75,6 +75,9 @@ class Resolver:
         self._after_where: dict[int, str] = {}
         # Where the expression being resolved is read rather than run (see `resolve`).
         self._reading: str | None = None
+        # Procedure locals by name, with their procedure, where none is in scope (an
+        # invariant): named in the message for one used there.
+        self.proc_locals: dict[str, str] = {}
 
     @functools.cached_property
     def _drawing_funcs(self) -> set[str]:
@@ -177,6 +180,10 @@ class Resolver:
             return m.StateRef(span, "player_count")
         if name in sym.members:
             return m.Lit(span, name)
+        if name in self.proc_locals:
+            self.error(span, f"{name!r} is a local of procedure {self.proc_locals[name]!r}: {self._reading} reads "
+                             "only what the game keeps between decisions (zones, variables, constants, options)")
+            return m.Lit(span, None)
         hint = _LITERAL_SLIPS.get(name) or suggest(name, [*scope, *bound, *sym.all_names()])
         self.error(span, f"unknown name {name!r}{hint}")
         return m.Lit(span, None)
@@ -228,8 +235,10 @@ class Resolver:
         args = tuple(self.gen(a, scope, bound) for a in node.args)
         if self._reading is not None and (name == "random" or name in self._drawing_funcs):
             via = "" if name == "random" else f" ({name}() uses random)"
+            hint = ("an invariant only reads the game, it cannot draw" if self._reading == "an invariant" else
+                    "draw into a variable with 'let' or 'set' first")
             self.error(span, f"random() cannot be used in {self._reading}{via}: it is evaluated whenever "
-                             "the game is read; draw into a variable with 'let' or 'set' first")
+                             f"the game is read; {hint}")
         if name in self.sym.funcs:
             decl = self.sym.funcs[name]
             self.used.add(name)

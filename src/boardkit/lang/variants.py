@@ -24,6 +24,8 @@ MAX_EXTENDS = 8
 def _key(item: ast.Decl) -> tuple[str, str]:
     if isinstance(item, ast.Score):
         return (item.kind, "")
+    if isinstance(item, ast.Invariant):  # a variant replaces an invariant of the same name
+        return ("invariant", item.name)
     if isinstance(item, (ast.GameDecl, ast.PlayersDecl, ast.Extends)):
         return (type(item).__name__, "")
     return ("name", item.name)

@@ -114,6 +114,19 @@ class ScoreDef:
     span: Span
 
 
+@attrs.frozen
+class InvariantDef:
+    """`invariant "name" [for p in players] : expr`: a truth checked after every decision when asked.
+
+    `param` is the player's name for a `for p in players` invariant, a local of its expression.
+    """
+
+    name: str
+    param: str | None
+    expr: Expr
+    span: Span
+
+
 # Instructions. Each carries the span of the rule it comes from, for runtime errors.
 @attrs.frozen
 class Let:
@@ -389,6 +402,7 @@ class GameDef:
     procs: dict[str, ProcDef]
     score: ScoreDef | None
     tiebreaks: tuple[ScoreDef, ...]
+    invariants: tuple[InvariantDef, ...] = ()
     warnings: tuple[Diagnostic, ...] = ()
     sources: dict[str, SourceFile] = attrs.field(factory=dict, repr=False)
     #: `heuristic p = ...`: how good the game looks for a player, for agents; None: the score.

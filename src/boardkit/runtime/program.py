@@ -106,6 +106,8 @@ class Program:
         self.tiebreaks: tuple[tuple[SiteFn, str], ...] = ns["TIEBREAKS"]
         self.heuristic: SiteFn | None = ns["HEURISTIC"]
         self.heuristic_param: str = ns["HEURISTIC_PARAM"]
+        self.invariants: tuple[tuple[d.InvariantDef, SiteFn], ...] = tuple(
+            zip(game.invariants, ns["INVARIANTS"], strict=True))
         self.quick: dict[tuple[str, int], QuickFn | tuple[QuickFn, ...]] = ns["QUICK"]
 
     def _namespace(self) -> dict[str, Any]:

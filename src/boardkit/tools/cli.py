@@ -26,7 +26,9 @@ from boardkit._version import __version__
 from boardkit.errors import BoardkitError, RuleError
 from boardkit.runtime.events import Chose
 from boardkit.tools import agent_commands
+from boardkit.tools.kit import add_commands as add_kit_commands
 from boardkit.tools.simulate import AGENT_SEED_FACTOR, GameRecord, SimulationResult, simulate
+from boardkit.tools.web.command import add_serve_command
 
 if TYPE_CHECKING:
     from boardkit import Game, Move, Option, Ruleset
@@ -127,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("ruleset", metavar="NAME|FILE", help="a bundled name or a .bk file")
     comp.add_argument("--output", "-o", metavar="FILE", help="write the module to FILE instead of printing it")
     comp.set_defaults(handler=_cmd_compile)
+
+    add_kit_commands(commands, load)  # test, replay
+    add_serve_command(commands, load=load)
     return parser
 
 

@@ -1,0 +1,1 @@
+"""Any ruleset for agent libraries: PettingZoo environments and OpenSpiel games (optional extras)."""

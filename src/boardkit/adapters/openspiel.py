@@ -1,0 +1,287 @@
+"""Any ruleset as an OpenSpiel game for `pyspiel` (needs the `boardkit[openspiel]` extra).
+
+The game is sequential. A ruleset that hides anything (a zone that is not public) is a game of
+imperfect information. Chance is one node at the start that samples the game's seed among
+`seeds` outcomes: every shuffle and draw of the game follows from it. Actions are those of
+`boardkit.adapters.actions`, observation tensors the encoding of `boardkit.adapters.encoding`.
+
+>>> from boardkit.adapters.openspiel import load_game
+>>> game = load_game("benchmarks/connect_four.bk")
+>>> state = game.new_initial_state()
+>>> state.legal_actions()
+[0, 1, 2, 3, 4, 5, 6]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import numpy as np
+import pyspiel
+
+from boardkit.adapters.common import Spaces, rewards
+from boardkit.errors import IllegalMove
+from boardkit.model.defs import MovePieces, Shuffle
+from boardkit.model.expr import BuiltinCall, Expr, walk
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from boardkit.game import Game
+    from boardkit.registry import Ruleset
+
+__all__ = ["BoardkitGame", "BoardkitState", "load_game"]
+
+#: Seeds the chance node at the start chooses among.
+SEEDS = 1024
+#: Decisions after which a game is cut short (OpenSpiel needs a bound on a game's length).
+MAX_MOVES = 1000
+
+# With two players, win/lose returns sum to zero.
+_TWO = 2
+# Games registered with pyspiel in this process, by short name.
+_REGISTERED: dict[str, tuple[Spaces, int, int]] = {}
+
+
+def load_game(rules: Ruleset | str, *, players: int | None = None, options: dict[str, Any] | None = None,
+              max_moves: int = MAX_MOVES, seeds: int = SEEDS) -> BoardkitGame:
+    """The OpenSpiel game of a ruleset (a name, a rule file's path or a `Ruleset`).
+
+    The game is also registered with pyspiel under `game.get_type().short_name`, so that
+    `pyspiel.load_game` and `pyspiel.deserialize_game_and_state` find it.
+
+    Raises:
+        RuleError: a decision of the rules whose options cannot be bounded.
+        OptionError: a bad player count or option.
+    """
+    spaces = Spaces(rules, players, options)
+    ident = json.dumps([spaces.rules.source_filename, spaces.players, spaces.options, max_moves, seeds],
+                       sort_keys=True, default=str)
+    short = f"boardkit_{spaces.rules.name}_{hashlib.sha256(ident.encode()).hexdigest()[:10]}"
+    if short not in _REGISTERED:
+        _REGISTERED[short] = (spaces, max_moves, seeds)
+        # pyspiel makes games of a registered type by calling a class with the game's parameters.
+        maker = type(f"BoardkitGame_{short}", (BoardkitGame,), {"registered_as": short})
+        pyspiel.register_game(_game_type(short, spaces), maker)
+    return BoardkitGame(short)
+
+
+def _random(spaces: Spaces) -> bool:
+    """Whether the rules use chance: shuffles, draws from bags, or `random`."""
+    game = spaces.rules.definition
+    for proc in game.procs.values():
+        for ins in proc.code:
+            if isinstance(ins, Shuffle) or (isinstance(ins, MovePieces) and ins.drawn):
+                return True
+            for value in attrs.asdict(ins, recurse=False).values():
+                exprs = value if isinstance(value, tuple) else (value,)
+                if any(isinstance(n, BuiltinCall) and n.name == "random"
+                       for x in exprs if isinstance(x, Expr) for n in walk(x)):
+                    return True
+    return False
+
+
+def _hidden(spaces: Spaces) -> bool:
+    return any(z.visibility != "public" for z in spaces.rules.definition.zones.values())
+
+
+def _game_type(short: str, spaces: Spaces) -> pyspiel.GameType:
+    n = spaces.players
+    return pyspiel.GameType(
+        short_name=short,
+        long_name=f"boardkit {spaces.rules.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if _random(spaces)
+                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
+        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if _hidden(spaces)
+                     else pyspiel.GameType.Information.PERFECT_INFORMATION),
+        utility=pyspiel.GameType.Utility.ZERO_SUM if n == _TWO else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=n,
+        min_num_players=n,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={},
+    )
+
+
+class BoardkitGame(pyspiel.Game):  # type: ignore[misc]
+    """A ruleset as a pyspiel game; made by `load_game`."""
+
+    registered_as = ""
+
+    def __init__(self, short_name: str | dict[str, Any] = "", params: dict[str, Any] | None = None) -> None:
+        if isinstance(short_name, dict):  # made by pyspiel, with the parameters only
+            params = short_name
+            short_name = self.registered_as
+        short_name = short_name or self.registered_as
+        spaces, max_moves, seeds = _REGISTERED[short_name]
+        chance = _random(spaces)
+        n = spaces.players
+        info = pyspiel.GameInfo(
+            num_distinct_actions=spaces.actions.size,
+            max_chance_outcomes=seeds if chance else 0,
+            num_players=n,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if n == _TWO else None,
+            max_game_length=max_moves,
+        )
+        super().__init__(_game_type(short_name, spaces), info, params or {})
+        self.short_name = short_name
+        self.spaces = spaces
+        self.max_moves = max_moves
+        self.seeds = seeds
+        self.chance = chance
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return pyspiel.load_game, (self.short_name,)
+
+    def new_initial_state(self) -> BoardkitState:
+        """A state before the deal (when the rules use chance) or at the first decision."""
+        return BoardkitState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:  # noqa: ANN401, ARG002 - pyspiel's protocol
+        """An observer of views: information states and observations are both the view's encoding."""
+        return Observer(self.spaces)
+
+
+class _Play:
+    """The boardkit game inside a state, dealt when first needed.
+
+    pyspiel copies a state's attributes with `copy.deepcopy` to clone it and pickles them to
+    serialize it: this clones the game, and pickles as the game's JSON.
+    """
+
+    __slots__ = ("_game", "seed", "short_name")
+
+    def __init__(self, short_name: str, seed: int | None, game: Game | None = None) -> None:
+        self.short_name = short_name
+        self.seed = seed  # None before the deal
+        self._game = game
+
+    @property
+    def game(self) -> Game | None:
+        if self._game is None and self.seed is not None:
+            spaces = _REGISTERED[self.short_name][0]
+            self._game = spaces.rules.new_game(players=spaces.players, seed=self.seed, options=spaces.options)
+        return self._game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
+        return _Play(self.short_name, self.seed, self._game.clone() if self._game is not None else None)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        game = self.game
+        return _load_play, (self.short_name, self.seed, game.to_json() if game is not None else "")
+
+
+def _load_play(short_name: str, seed: int | None, text: str) -> _Play:
+    """A `_Play` from its pickled form."""
+    if not text:
+        return _Play(short_name, seed)
+    return _Play(short_name, seed, _REGISTERED[short_name][0].rules.load_game(text))
+
+
+class BoardkitState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress; `bk` is the boardkit game (None before the deal)."""
+
+    def __init__(self, game: BoardkitGame) -> None:
+        super().__init__(game)
+        self.play = _Play(game.short_name, None if game.chance else 0)
+
+    @property
+    def bk(self) -> Game | None:
+        """The boardkit game; None before the deal."""
+        return self.play.game
+
+    def _spiel(self) -> BoardkitGame:
+        game: BoardkitGame = self.get_game()
+        return game
+
+    def _cut(self, bk: Game) -> bool:
+        return len(bk.history) >= self._spiel().max_moves
+
+    def current_player(self) -> int:
+        """The player who decides, CHANCE before the deal, TERMINAL at the end."""
+        bk = self.bk
+        if bk is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if bk.is_over or self._cut(bk):
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(bk.to_move or 0)
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over, or cut short at `max_moves`."""
+        bk = self.bk
+        return bk is not None and (bk.is_over or self._cut(bk))
+
+    def _legal_actions(self, player: int) -> list[int]:
+        bk = self.bk
+        if bk is None or self.is_terminal() or player != bk.to_move:
+            return []
+        return sorted(self._spiel().spaces.actions.legal(bk))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The seeds the deal may use, equally likely."""
+        if self.play.seed is not None:
+            return []
+        seeds = self._spiel().seeds
+        p = 1.0 / seeds
+        return [(s, p) for s in range(seeds)]
+
+    def _apply_action(self, action: int) -> None:
+        bk = self.bk
+        if bk is None:
+            seeds = self._spiel().seeds
+            if not 0 <= action < seeds:
+                msg = f"the deal takes a seed from 0 to {seeds - 1}, not {action!r:.40}"
+                raise IllegalMove(msg)
+            self.play = _Play(self.play.short_name, int(action))
+            return
+        if self.is_terminal():
+            msg = f"the game is over; action {action!r:.40} cannot be played"
+            raise IllegalMove(msg)
+        bk.apply_action(self._spiel().spaces.actions.move_index(bk, action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal with seed {action}"
+        return self._spiel().spaces.actions.describe(action)
+
+    def returns(self) -> list[float]:
+        """1 for a winner and -1 for the others at the end; zeros before, and for a game cut short."""
+        bk = self.bk
+        return rewards(bk, "win") if bk is not None else [0.0] * self._spiel().spaces.players
+
+    def __str__(self) -> str:
+        bk = self.bk
+        return "before the deal" if bk is None else bk.to_json()
+
+
+class Observer:
+    """pyspiel's observer protocol over the view encoding: `tensor`, `dict`, `set_from`, `string_from`."""
+
+    def __init__(self, spaces: Spaces) -> None:
+        self.spaces = spaces
+        self.tensor: NDArray[np.float32] = np.zeros(spaces.observation.size, np.float32)
+        self.dict = spaces.observation.split(self.tensor)
+
+    def set_from(self, state: BoardkitState, player: int) -> None:
+        """Fills `tensor` (and the views in `dict`) with the player's view of the state."""
+        if state.bk is None:
+            self.tensor.fill(0)
+            return
+        self.tensor[:] = self.spaces.observation.encode(state.bk, player)
+
+    def string_from(self, state: BoardkitState, player: int) -> str:
+        """The player's view as JSON text, with the decisions made so far counted."""
+        if state.bk is None:
+            return "before the deal"
+        view = state.bk.view(player)
+        view.pop("legal_moves", None)
+        return json.dumps({**view, "decisions": len(state.bk.history)}, sort_keys=True, default=str)
