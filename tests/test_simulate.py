@@ -53,6 +53,7 @@ class FakeGame:
         return "rounds done" if self.is_over else None
 
     prompt = "add points"
+    events = ()
 
     def legal_moves(self) -> list[FakeMove]:
         return [] if self.is_over else [FakeMove(f"+{n}", self.to_move) for n in range(3)]

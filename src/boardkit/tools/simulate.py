@@ -414,7 +414,7 @@ def play_game(
             end_reason=end,
             seconds=time.perf_counter() - started,
             agents=seats,
-            first_player=next((e.player for e in game.state.events if isinstance(e, TurnStarted)), None),
+            first_player=next((e.player for e in game.events if isinstance(e, TurnStarted)), None),
             tags=seat_tags(game, by),
         )
     except SimulationError:
