@@ -3,7 +3,7 @@
 Usage: python benchmarks/bench_agents.py NAME [--players P] --agents A,B --games N [--jobs J]
        [--stall S] [--seed S] [--json FILE]
 
-Plays a tournament (seats rotate) and prints win rates with 95% Wilson intervals, ratings, end
+Plays a tournament (seats rotate), prints each game's record as a JSON line as it ends, then win rates with 95% Wilson intervals, ratings, end
 reasons and game lengths; --json keeps the records for `boardkit` reports.
 """
 
@@ -14,7 +14,8 @@ import json
 import sys
 
 import boardkit
-from boardkit.tools.tournament import run_tournament
+from boardkit.tools.simulate import simulate
+from boardkit.tools.tournament import Tournament
 
 
 def main() -> int:
@@ -30,8 +31,14 @@ def main() -> int:
     parser.add_argument("--json")
     args = parser.parse_args()
     rules = boardkit.load_ruleset(args.ruleset)
-    report = run_tournament(rules, agents=args.agents.split(","), games=args.games, players=args.players,
-                            seed=args.seed, jobs=args.jobs, stall=args.stall, max_moves=args.max_moves)
+    agents = args.agents.split(",")
+
+    def shown(record: object) -> None:  # each game as it ends, so that a cut run still tells
+        print(json.dumps(record.to_dict()), flush=True)  # type: ignore[attr-defined]
+
+    result = simulate(rules, agents=agents, rotate=True, games=args.games, players=args.players, seed=args.seed,
+                      jobs=args.jobs, stall=args.stall, max_moves=args.max_moves, on_game=shown)
+    report = Tournament(rules.title, tuple(dict.fromkeys(agents)), (), result)
     print(report.text())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
