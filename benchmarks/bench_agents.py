@@ -1,7 +1,7 @@
 """Agent strength and game balance runs (long: run in the background, not in the tests).
 
 Usage: python benchmarks/bench_agents.py NAME [--players P] --agents A,B --games N [--jobs J]
-       [--stall S] [--seed S] [--json FILE]
+       [--stall S] [--seed S] [--by NAME] [--json FILE]
 
 Plays a tournament (seats rotate), prints each game's record as a JSON line as it ends, then win rates with 95% Wilson intervals, ratings, end
 reasons and game lengths; --json keeps the records for `boardkit` reports.
@@ -28,6 +28,7 @@ def main() -> int:
     parser.add_argument("--stall", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-moves", type=int, default=5000)
+    parser.add_argument("--by", action="append", default=[])
     parser.add_argument("--json")
     args = parser.parse_args()
     rules = boardkit.load_ruleset(args.ruleset)
@@ -37,8 +38,8 @@ def main() -> int:
         print(json.dumps(record.to_dict()), flush=True)  # type: ignore[attr-defined]
 
     result = simulate(rules, agents=agents, rotate=True, games=args.games, players=args.players, seed=args.seed,
-                      jobs=args.jobs, stall=args.stall, max_moves=args.max_moves, on_game=shown)
-    report = Tournament(rules.title, tuple(dict.fromkeys(agents)), (), result)
+                      jobs=args.jobs, stall=args.stall, max_moves=args.max_moves, by=args.by, on_game=shown)
+    report = Tournament(rules.title, tuple(dict.fromkeys(agents)), tuple(args.by), result)
     print(report.text())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
