@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import boardkit
-from boardkit.tools.ray_backend import BackendError, play_on_ray
-from boardkit.tools.simulate import RulesetRef, simulate
+from boardkit.tools.ray_backend import BackendError, run_on_ray
+from boardkit.tools.simulate import SimulationError, simulate
 
 CONNECT_FOUR = str(Path(__file__).resolve().parents[1] / "benchmarks" / "connect_four.bk")
 
@@ -40,6 +40,6 @@ def test_an_unreachable_cluster_is_a_clear_error(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(ray, "init", refuse)
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
-    ref = RulesetRef(path=CONNECT_FOUR)
     with pytest.raises(BackendError, match="cannot reach a Ray cluster at '10.0.0.1:6379'"):
-        play_on_ray(ref, 2, {}, address="10.0.0.1:6379", progress=None, on_game=None)
+        run_on_ray(len, [[]], lambda _cpus: [range(2)], address="10.0.0.1:6379", failure=SimulationError, total=2,
+                   progress=None, on_item=None)

@@ -1,8 +1,9 @@
-"""Simulations as Ray tasks: the same chunks of games as local workers play, on a cluster.
+"""Chunks of games as Ray tasks: what local workers play, on a cluster.
 
-Ray is an optional extra (``pip install boardkit[ray]``). Each task plays a chunk of games from
-a ruleset reference; records come back as they finish and are put in game order, so the
-per-game results are those of a local run with the same seeds.
+Ray is an optional extra (``pip install boardkit[ray]``). ``tools.simulate`` hands over its
+chunk function and how to split the games; each task plays a chunk from a ruleset reference,
+records come back as tasks finish, and the caller puts them in game order, so the per-game
+results are those of a local run with the same seeds.
 """
 
 from __future__ import annotations
@@ -10,12 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from boardkit.errors import BoardkitError
-from boardkit.tools.simulate import SimulationError, chunks, play_chunk_of
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from boardkit.tools.simulate import GameRecord, ProgressCallback, RulesetRef
+    from collections.abc import Callable, Sequence
 
 
 class BackendError(BoardkitError):
@@ -31,13 +29,16 @@ def _ray() -> Any:  # noqa: ANN401 - the ray module, untyped
     return ray
 
 
-def play_on_ray(ref: RulesetRef, games: int, settings: dict[str, Any], *, address: str | None,
-                progress: ProgressCallback | None, on_game: Callable[[GameRecord], None] | None) -> list[GameRecord]:
-    """Plays the games of a run as Ray tasks; joins the cluster at ``address``, or starts a local one.
+def run_on_ray(task: Callable[..., list[Any]], args: Sequence[Any], split: Callable[[int], Sequence[range]], *,
+               address: str | None, failure: type[Exception], total: int,
+               progress: Callable[[int, int], None] | None, on_item: Callable[[Any], None] | None) -> list[Any]:
+    """Runs ``task(*args, chunk)`` for every chunk of ``split(cpus)`` as Ray tasks and gathers their items.
+
+    Joins the cluster at ``address``, or starts a local Ray instance (and stops it after).
 
     Raises:
         BackendError: no Ray, or no cluster at ``address``.
-        SimulationError: a game raised (the lowest such game, as a local run reports).
+        failure: a task raised it (the one with the lowest ``index``, as a local run reports).
     """
     ray = _ray()
     started_here = False
@@ -50,38 +51,37 @@ def play_on_ray(ref: RulesetRef, games: int, settings: dict[str, Any], *, addres
             raise BackendError(msg) from None
         started_here = True
     try:
-        task = ray.remote(play_chunk_of)
-        ref_in_store = ray.put(ref)
-        settings_in_store = ray.put(settings)
+        remote = ray.remote(task)
+        stored = [ray.put(a) for a in args]
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        pending = [task.remote(ref_in_store, list(chunk), settings_in_store) for chunk in chunks(games, cpus)]
-        return _collect(ray, pending, games, progress=progress, on_game=on_game)
+        pending = [remote.remote(*stored, list(chunk)) for chunk in split(cpus)]
+        return _collect(ray, pending, failure, total=total, progress=progress, on_item=on_item)
     finally:
         if started_here:
             ray.shutdown()
 
 
-def _collect(ray: Any, pending: list[Any], games: int, *, progress: ProgressCallback | None,  # noqa: ANN401 - untyped ray
-             on_game: Callable[[GameRecord], None] | None) -> list[GameRecord]:
-    """The records of the tasks as they finish; the lowest failed game's SimulationError once all are done."""
-    records: list[GameRecord] = []
-    failures: list[SimulationError] = []
+def _collect(ray: Any, pending: list[Any], failure: type[Exception], *, total: int,  # noqa: ANN401 - untyped ray
+             progress: Callable[[int, int], None] | None, on_item: Callable[[Any], None] | None) -> list[Any]:
+    """The items of the tasks as they finish; the lowest failure once all are done."""
+    items: list[Any] = []
+    failures: list[Exception] = []
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
         try:
-            played = ray.get(done[0])
+            got = ray.get(done[0])
         except ray.exceptions.RayTaskError as exc:
             cause = getattr(exc, "cause", None)
-            if not isinstance(cause, SimulationError):
+            if not isinstance(cause, failure):
                 raise
             failures.append(cause)
             continue
-        records.extend(played)
-        if on_game is not None:
-            for record in played:
-                on_game(record)
+        items.extend(got)
+        if on_item is not None:
+            for item in got:
+                on_item(item)
         if progress is not None and not failures:
-            progress(len(records), games)
+            progress(len(items), total)
     if failures:
-        raise min(failures, key=lambda failure: failure.index)
-    return records
+        raise min(failures, key=lambda f: getattr(f, "index", 0))
+    return items

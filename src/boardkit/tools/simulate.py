@@ -23,6 +23,7 @@ import boardkit
 from boardkit.agents import make_agent
 from boardkit.errors import AgentError, BoardkitError
 from boardkit.runtime.events import TurnStarted
+from boardkit.tools.ray_backend import run_on_ray
 
 if TYPE_CHECKING:
     from boardkit import Game, Ruleset
@@ -294,10 +295,9 @@ def simulate(
     jobs = min(jobs, max(games, 1))
     records: list[GameRecord] = []
     if backend == "ray":
-        from boardkit.tools.ray_backend import play_on_ray  # noqa: PLC0415 - an optional extra
-
-        records = play_on_ray(RulesetRef.of(rules), games, settings, address=address, progress=progress,
-                              on_game=on_game)
+        records = run_on_ray(play_chunk_of, [RulesetRef.of(rules), settings], lambda cpus: list(chunks(games, cpus)),
+                             address=address, failure=SimulationError, total=games, progress=progress,
+                             on_item=on_game)
     elif backend != "local":
         msg = f"unknown backend {backend!r}; backends: local, ray"
         raise ValueError(msg)
@@ -553,7 +553,7 @@ def play_chunk(rules: Ruleset, indexes: Sequence[int], **settings: Any) -> list[
     return [play_game(rules, index=index, **settings) for index in indexes]
 
 
-def play_chunk_of(ref: RulesetRef, indexes: Sequence[int], settings: dict[str, Any]) -> list[GameRecord]:
+def play_chunk_of(ref: RulesetRef, settings: dict[str, Any], indexes: Sequence[int]) -> list[GameRecord]:
     """``play_chunk`` in a worker: the ruleset loaded from its reference, once per process."""
     return play_chunk(_load_cached(ref), indexes, **settings)
 
@@ -589,7 +589,7 @@ def _play_parallel(
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
     try:
         pending: set[Future[list[GameRecord]]] = {
-            pool.submit(play_chunk_of, ref, chunk, settings)
+            pool.submit(play_chunk_of, ref, settings, chunk)
             for chunk in chunks(games, jobs)
         }
         while pending:
