@@ -41,6 +41,7 @@ class FakeGame:
     picks: list[list[str]]
     turn_count: int = 0
     prompt: str = "pick a colour"
+    events: tuple[()] = ()
 
     @property
     def to_move(self) -> int | None:
