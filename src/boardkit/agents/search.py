@@ -11,7 +11,7 @@ import random
 import time
 from typing import TYPE_CHECKING
 
-from boardkit.agents.base import register_agent
+from boardkit.agents.base import agent_names, register_agent
 from boardkit.errors import AgentError
 
 if TYPE_CHECKING:
@@ -242,7 +242,8 @@ def parse_budget(spec: str, budget: str | None) -> tuple[int, float | None]:
             raise ValueError  # noqa: TRY301 - as above
     except ValueError:
         name = spec.partition(":")[0]
-        msg = f"bad budget in {spec!r}: give a number of iterations (e.g. {name}:400) or seconds (e.g. {name}:2s)"
+        msg = (f"bad budget in {spec!r}: give a number of iterations (e.g. {name}:400) or seconds (e.g. {name}:2s); "
+               f"agents: {', '.join(agent_names())}")
         raise AgentError(msg) from None
     return iterations, None
 
