@@ -80,8 +80,9 @@ class Game:
         self.options = dict(options)
         self.position = position
         self.history = history
-        #: Whether the rules' invariants are checked after every decision (`verify_invariants`).
-        #: Off unless asked for: play and simulation then pay nothing for them.
+        #: Whether the rules' invariants are checked after every decision (`verify_invariants`),
+        #: and every option is played ahead before it is offered (a fault in its turn is raised
+        #: by `legal_moves`). Off unless asked for: play and simulation then pay nothing for them.
         self.check_invariants = False
         # For undo: the action number of each decision made (None where only the label is
         # known, in a loaded game), the decision point of each, and checkpoints (decisions
@@ -160,6 +161,8 @@ class Game:
                 msg = (f"player {interp.chooser(s)} has no legal option at {self.prompt!r}; "
                        "the rules need a way out (an 'otherwise' option)")
                 raise RuleRuntimeError(msg, interp.span(s))
+            if self.check_invariants:
+                interp.check_options(s, options, self._decider())
             self._options = options
         return self._options
 

@@ -150,7 +150,9 @@ class Ruleset:
         """Starts a game; with `position`, from that position instead of the dealt one.
 
         With `check_invariants`, the invariants the rules declare are checked at the start and
-        after every decision; a false one raises `InvariantError`.
+        after every decision; a false one raises `InvariantError`. Every option is then also
+        played ahead before it is offered, so that an option whose turn meets a rule fault makes
+        `legal_moves()` raise a located `RuleRuntimeError` naming it, instead of `play()`.
         """
         players = self.min_players if players is None else players
         if not isinstance(seed, int) or isinstance(seed, bool):
