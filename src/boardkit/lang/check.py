@@ -515,4 +515,6 @@ def check_source(source: SourceFile, name: str, resolve: FileResolver) -> d.Game
         diags.sort(key=lambda x: (x.span.filename != source.filename, x.span.filename, x.span.line, x.span.column))
         raise RuleError(diags, sources)
     warnings = lint(items, game, checker.ex.used, source.filename)
-    return attrs.evolve(game, warnings=tuple(warnings), sources=sources)
+    options = {name: attrs.evolve(o, doc=sources[o.span.filename].comment_before(o.span.line))
+               for name, o in game.options.items()}
+    return attrs.evolve(game, warnings=tuple(warnings), sources=sources, options=options)

@@ -93,6 +93,8 @@ class OptionDef:
     default: Expr
     choices: Expr | None
     span: Span
+    #: The comment right above the declaration, shown to users choosing the option.
+    doc: str = ""
 
 
 @attrs.frozen
