@@ -12,7 +12,7 @@ import attrs
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.lang import ast
 from boardkit.lang.lint import lint
-from boardkit.lang.resolve import Resolver, Symbols, suggest
+from boardkit.lang.resolve import Resolver, Symbols
 from boardkit.lang.variants import Resolver as FileResolver
 from boardkit.lang.variants import load_items
 from boardkit.model import defs as d
@@ -171,13 +171,13 @@ class Checker:
         for decl in decls:
             for dim, span in decl.dims:
                 if dim != "Player" and dim not in self.sym.enums:
-                    hint = suggest(dim, [*self.sym.enums, "Player"])
+                    hint = self.ex.suggest(dim, self.sym.enums, ["Player"])
                     self.error(span, f"unknown index {dim!r}: use an enum name or Player{hint}")
 
     def _component(self, item: ast.ComponentDecl) -> d.ComponentDef:
         for _, ftype, span in item.fields:
             if ftype not in self.sym.enums and ftype not in ("int", "bool", "str"):
-                hint = suggest(ftype, [*self.sym.enums, "int", "bool", "str"])
+                hint = self.ex.suggest(ftype, self.sym.enums, ["int", "bool", "str"])
                 self.error(span, f"unknown attribute type {ftype!r}: use an enum name, int, bool or str{hint}")
         it = self.ex.fresh(item.span, "piece")
         label = self.ex.resolve(item.label, set(), "a label", {"it": it}) if item.label is not None else None
@@ -320,7 +320,7 @@ class Checker:
             b.emit(d.TurnEnd(sp))
         elif isinstance(st, ast.CallStmt):
             if st.name not in self.sym.procs:
-                self.error(sp, f"unknown procedure {st.name!r}{suggest(st.name, self.sym.procs)}")
+                self.error(sp, f"unknown procedure {st.name!r}{self.ex.suggest(st.name, self.sym.procs)}")
                 return
             params = self.sym.procs[st.name]
             if len(params) != len(st.args):
@@ -355,7 +355,7 @@ class Checker:
             b.emit(d.SetLocal(st.span, st.name, st.op, value))
             return
         if st.name not in self.sym.vars:
-            hint = suggest(st.name, [*scope, *self.sym.vars])
+            hint = self.ex.suggest(st.name, scope, self.sym.vars)
             self.error(st.span, f"cannot set {st.name!r}: not a variable or local{hint}")
             return
         args = self.ex.var_args(st.name, st.index or (), st.span, scope)

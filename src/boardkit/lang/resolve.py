@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import itertools
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import attrs
@@ -29,10 +30,31 @@ _LITERAL_SLIPS = {"True": "; write 'true'", "False": "; write 'false'", "None": 
                   "null": "; write 'none'", "TRUE": "; write 'true'", "FALSE": "; write 'false'"}
 
 
-def suggest(name: str, candidates: Iterable[str]) -> str:
-    """Returns "; did you mean 'x'?" for the candidate closest to a misspelt `name`, or ""."""
-    close = difflib.get_close_matches(name, list(candidates), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
+# Did-you-mean compares a misspelt name with known ones, one by one: at most this many for one
+# name, and this many in all for one check, so that a file full of unknown names is checked in
+# time in proportion to its size (far more than real rules need: a slip in Meenakshi's rules is compared with 145).
+SUGGEST_PER_NAME = 2_000
+SUGGEST_PER_CHECK = 20_000
+
+
+class Suggester:
+    """Did-you-mean for one check, its work bounded: `compared` counts the names compared."""
+
+    def __init__(self) -> None:
+        self.compared = 0
+
+    def __call__(self, name: str, *pools: Iterable[str]) -> str:
+        """Returns "; did you mean 'x'?" for the known name closest to a misspelt `name`, or "".
+
+        The pools are read lazily, in order, and only as far as the budget goes.
+        """
+        left = min(SUGGEST_PER_NAME, SUGGEST_PER_CHECK - self.compared)
+        if left <= 0:
+            return ""
+        candidates = list(itertools.islice(itertools.chain.from_iterable(pools), left))
+        self.compared += len(candidates)
+        close = difflib.get_close_matches(name, candidates, n=1)
+        return f"; did you mean {close[0]!r}?" if close else ""
 
 
 @attrs.define
@@ -50,9 +72,10 @@ class Symbols:
     attributes: set[str] = attrs.field(factory=set)
     grids: set[str] = attrs.field(factory=set)  # zones declared with grid(w, h)
 
-    def all_names(self) -> list[str]:
-        """Returns every name an expression may use, for suggestions."""
-        return [*self.enums, *self.members, *self.zones, *self.vars, *self.consts, *self.options, *STATE_NAMES]
+    def all_names(self) -> Iterable[str]:
+        """Every name an expression may use, for suggestions (read lazily)."""
+        return itertools.chain(self.enums, self.members, self.zones, self.vars, self.consts, self.options,
+                               STATE_NAMES)
 
 
 Bindings: TypeAlias = dict[str, m.Bound]
@@ -69,6 +92,7 @@ class Resolver:
         self.sym = symbols
         self.diags = diagnostics
         self.used: set[str] = set()
+        self.suggest = Suggester()
         self._counter = 0
         # `.attr` nodes just after a `where` (by id), for a message that explains why they are
         # outside it.
@@ -177,7 +201,7 @@ class Resolver:
             return m.StateRef(span, "player_count")
         if name in sym.members:
             return m.Lit(span, name)
-        hint = _LITERAL_SLIPS.get(name) or suggest(name, [*scope, *bound, *sym.all_names()])
+        hint = _LITERAL_SLIPS.get(name) or self.suggest(name, scope, bound, sym.all_names())
         self.error(span, f"unknown name {name!r}{hint}")
         return m.Lit(span, None)
 
@@ -189,7 +213,7 @@ class Resolver:
 
     def _check_attr(self, name: str, span: Span) -> None:
         if name not in self.sym.attributes:
-            self.error(span, f"no component has an attribute {name!r}{suggest(name, self.sym.attributes)}")
+            self.error(span, f"no component has an attribute {name!r}{self.suggest(name, self.sym.attributes)}")
 
     def _it_attr(self, node: ast.ItAttr, _scope: set[str], bound: Bindings) -> m.Expr:
         self._check_attr(node.attr, node.span)
@@ -241,7 +265,7 @@ class Resolver:
             if name in self.sym.procs:
                 self.error(span, f"{name!r} is a procedure; call it as a statement, not in an expression")
             else:
-                self.error(span, f"unknown function {name!r}{suggest(name, [*SIGNATURES, *self.sym.funcs])}")
+                self.error(span, f"unknown function {name!r}{self.suggest(name, SIGNATURES, self.sym.funcs)}")
             return m.Lit(span, None)
         if not sig.low <= len(args) <= sig.high:
             want = str(sig.low) if sig.low == sig.high else f"{sig.low} to {sig.high}"
