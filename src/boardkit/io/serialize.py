@@ -20,7 +20,7 @@ import cattrs
 from cattrs.strategies import configure_tagged_union
 
 from boardkit.errors import RuleRuntimeError, StateError
-from boardkit.game import Game
+from boardkit.game import Game, loaded_game
 from boardkit.model.defs import Branch, CallProc, Choose
 from boardkit.runtime.events import Event, Placed, VarSet
 from boardkit.runtime.grid import rebuild, saved_boards
@@ -328,9 +328,10 @@ def _load_game(rules: Ruleset, text: str) -> Game:
     s.over, s.end_reason, s.turn_player, s.turn_count = doc.over, doc.end_reason, doc.turn_player, doc.turn_count
     _load_known(s, doc.known)
     _load_boards(s, doc.boards)
-    if not s.over:
-        _check_decision(rules, s)
-    return Game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))
+    try:
+        return loaded_game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))
+    except StateError as exc:
+        raise _fail(str(exc)) from None
 
 
 def _read(text: str) -> SavedGame:
@@ -486,19 +487,6 @@ def _load_events(events: list[Event], pieces: list[Piece]) -> list[Event]:
         if isinstance(e, VarSet):
             decode(e.value, pieces)  # pieces by id, and nothing a variable cannot hold
     return events
-
-
-def _check_decision(rules: Ruleset, s: State) -> None:
-    """Checks that the pending decision has a player and options the rules can evaluate.
-
-    Both only read the state; without them the game would fail at its first use.
-    """
-    try:
-        rules.interpreter.chooser(s)
-        rules.interpreter.raw_options(s)
-    except RuleRuntimeError as exc:
-        msg = f"its pending decision cannot be evaluated: {exc}"
-        raise _fail(msg) from None
 
 
 def _load_boards(s: State, boards: dict[str, list[SavedPlacement]]) -> None:
