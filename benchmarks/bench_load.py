@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
+import tempfile
 import sys
 import time
 from pathlib import Path
@@ -44,8 +46,17 @@ print(t1 - t0, t2 - t1, t3 - t2)
 """
 
 
-def measure(name: str, env: dict[str, str]) -> tuple[float, float, float, float]:
-    """One fresh process: (import s, load s, second load in that process s, process wall s)."""
+def measure(name: str, env: dict[str, str], tables: Path | None = None) -> tuple[float, float, float, float]:
+    """One fresh process: (import s, load s, second load in that process s, process wall s).
+
+    With `tables`, the process gets a cache directory of its own holding only those parser tables:
+    the ruleset is parsed, checked and compiled, but lark's parser is not built again.
+    """
+    if tables is not None:
+        directory = Path(tempfile.mkdtemp(prefix="bk-cold-"))
+        directory.chmod(0o700)
+        shutil.copy2(tables, directory / tables.name)
+        env = {**env, "BOARDKIT_CACHE_DIR": str(directory)}
     t0 = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", SNIPPET, name], capture_output=True, text=True, env=env,
                          cwd=bu.ROOT, check=False)
@@ -71,17 +82,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                         help="environment variable for the subprocesses; repeat for several")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--cold", action="store_true",
+                        help="no compiled rules cached: each process parses, checks and compiles (parser tables kept)")
     args = parser.parse_args(argv)
 
     env = dict(os.environ)
     env.update(kv.split("=", 1) for kv in args.env)
+    tables = None
+    if args.cold:
+        warm = Path(tempfile.mkdtemp(prefix="bk-tables-"))
+        warm.chmod(0o700)
+        subprocess.run([sys.executable, "-c", "from boardkit.lang import parse; parse.load_parser()"],
+                       env={**env, "BOARDKIT_CACHE_DIR": str(warm)}, cwd=bu.ROOT, check=True)
+        (tables,) = warm.glob("parser-*.tables")
     names = args.rulesets or bundled(env) + EXTRA  # also warms the bytecode cache
     bytecode = "not written (PYTHONDONTWRITEBYTECODE set)" if env.get("PYTHONDONTWRITEBYTECODE") else "cached"
     targets = ["", *names]  # "" = import boardkit only
     samples: dict[str, list[tuple[float, float, float, float]]] = {t: [] for t in targets}
     for r in range(args.repeat):
         for t in targets:
-            samples[t].append(measure(t, env))
+            samples[t].append(measure(t, env, tables))
         bu.note(f"round {r + 1}/{args.repeat} done", args.json)
 
     results: list[dict[str, Any]] = []

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import marshal
 import os
 from pathlib import Path
 
 import pytest
 
 import boardkit
+from boardkit import diskcache
 from boardkit.compile import cache
+from boardkit.lang import parse
 
 ROOT = Path(__file__).parents[1]
 
@@ -96,7 +99,7 @@ def test_load_ruleset_sees_an_edited_file(tmp_path: Path, cache_dir: Path) -> No
 
 def test_the_cache_can_be_turned_off(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BOARDKIT_NO_CACHE", "1")
-    assert cache.cache_dir() is None
+    assert diskcache.cache_dir() is None
     text = (ROOT / "examples" / "go_fish.bk").read_text(encoding="utf-8")
     boardkit.parse_ruleset(text, filename="g.bk")
     assert not boardkit.parse_ruleset(text, filename="g.bk").from_cache
@@ -123,3 +126,37 @@ def test_a_rule_file_that_is_not_utf8_is_a_located_rule_error(tmp_path: Path) ->
 def test_a_name_too_long_for_a_path_is_an_option_error() -> None:
     with pytest.raises(boardkit.OptionError):
         boardkit.load_ruleset("x" * 5000)
+
+
+def _tables(directory: Path) -> list[Path]:
+    return sorted(directory.glob("parser-*.tables"))
+
+
+def test_the_parser_tables_are_kept_and_parse_the_same(cache_dir: Path) -> None:
+    text = (ROOT / "rulesets" / "meenakshi.bk").read_text(encoding="utf-8")
+    built = parse.load_parser()
+    (tables,) = _tables(cache_dir)
+    assert tables.stat().st_mode & 0o077 == 0
+    loaded = parse.load_parser()
+    assert _tables(cache_dir) == [tables]
+    assert loaded.parse(text) == built.parse(text)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "another grammar's", "writable by others"])
+def test_damaged_or_foreign_parser_tables_are_built_again(cache_dir: Path, damage: str) -> None:
+    text = (ROOT / "rulesets" / "mandala.bk").read_text(encoding="utf-8")
+    expected = parse.load_parser().parse(text)
+    (tables,) = _tables(cache_dir)
+    data = tables.read_bytes()
+    if damage == "writable by others":
+        tables.chmod(0o666)
+        damaged = data
+    else:
+        damaged = {"truncated": data[: len(data) // 2], "garbage": os.urandom(300),
+                   "another grammar's": marshal.dumps({"data": {}, "memo": {}})}[damage]
+        tables.write_bytes(damaged)
+    assert parse.load_parser().parse(text) == expected
+    # Tables that could not be used are written again, as a private file.
+    assert tables.read_bytes() != damaged
+    assert tables.stat().st_mode & 0o077 == 0
+    assert parse.load_parser().parse(text) == expected

@@ -1,11 +1,12 @@
 """boardkit: run board games from declarative rule files."""
 
 from boardkit._version import __version__
-from boardkit.errors import BoardkitError, IllegalMove, OptionError, RuleError, RuleRuntimeError, StateError
+from boardkit.errors import AgentError, BoardkitError, IllegalMove, OptionError, RuleError, RuleRuntimeError, StateError
 from boardkit.game import Game, Move, Outcome
 from boardkit.registry import Option, Ruleset, list_rulesets, load_ruleset, parse_ruleset
 
 __all__ = [
+    "AgentError",
     "BoardkitError",
     "Game",
     "IllegalMove",

@@ -135,3 +135,7 @@ class OptionError(BoardkitError, ValueError):
 
 class StateError(BoardkitError, ValueError):
     """A saved game or a position that is corrupt, foreign or impossible under the rules."""
+
+
+class AgentError(BoardkitError, ValueError):
+    """An agent named or configured wrongly (unknown name, bad budget)."""

@@ -7,25 +7,20 @@ the files it extends with a hash of each, checked on every load: an edited base 
 
 Nothing here trusts what it reads. Entries are marshal data (no pickle), read only from a
 directory and files that the user owns and that no one else may write; a file that does not
-decode to what this version writes is ignored and written again. Set BOARDKIT_CACHE_DIR to
-choose the directory, BOARDKIT_NO_CACHE=1 to turn the cache off.
+decode to what this version writes is ignored and written again (see `boardkit.diskcache`).
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import marshal
-import os
-import stat
-import tempfile
 from pathlib import Path
 from types import CodeType
 from typing import Any, TypeAlias, cast
 
 import attrs
 
-from boardkit import errors, source
+from boardkit import diskcache, errors, source
 from boardkit._version import __version__
 from boardkit.model import defs, expr
 
@@ -50,25 +45,6 @@ class Cached:
     code: CodeType
 
 
-def cache_dir() -> Path | None:
-    """Where compiled rules are kept, or None when the cache is off."""
-    if os.environ.get("BOARDKIT_NO_CACHE") == "1":
-        return None
-    chosen = os.environ.get("BOARDKIT_CACHE_DIR")
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "boardkit"
-
-
-def _digest(*parts: str) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(p.encode("utf-8", "surrogatepass"))
-        h.update(b"\0")
-    return h.hexdigest()
-
-
 @functools.cache
 def engine_id() -> str:
     """The version, and the size and time of every file of the installed package.
@@ -81,23 +57,11 @@ def engine_id() -> str:
         if path.suffix in (".py", ".lark"):
             st = path.stat()
             parts.append(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")
-    return _digest(*parts)
+    return diskcache.digest(*parts)
 
 
-def _entry(directory: Path, filename: str, text: str) -> Path:
-    return directory / f"{_digest(str(FORMAT), engine_id(), filename, text)[:40]}.bkc"
-
-
-def _private(path: Path) -> bool:
-    """Whether only the current user can have written `path`."""
-    try:
-        st = path.stat()
-    except OSError:
-        return False
-    getuid = getattr(os, "getuid", None)
-    if getuid is not None and st.st_uid != getuid():
-        return False
-    return not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+def _entry(filename: str, text: str) -> str:
+    return f"{diskcache.digest(str(FORMAT), engine_id(), filename, text)[:40]}.bkc"
 
 
 def load(filename: str, text: str) -> Cached | None:
@@ -105,17 +69,15 @@ def load(filename: str, text: str) -> Cached | None:
 
     They must still be true to every file they were compiled from.
     """
-    directory = cache_dir()
-    if directory is None:
-        return None
-    path = _entry(directory, filename, text)
-    if not (_private(directory) and _private(path)):
+    blob = diskcache.read(_entry(filename, text))
+    if blob is None:
         return None
     try:
-        data = marshal.loads(path.read_bytes())  # noqa: S302 - a private file of ours, its contents checked below
+        data = marshal.loads(blob)  # noqa: S302 - a private file of ours, its contents checked below
         magic, version, fmt, name, text_hash, bases, python_source, code, model = data
-        if (magic, version, fmt, name, text_hash) != (_MAGIC, engine_id(), FORMAT, filename, _digest(text)) or any(
-                _digest(Path(base).read_text(encoding="utf-8")) != base_hash for base, base_hash in bases):
+        expected = (_MAGIC, engine_id(), FORMAT, filename, diskcache.digest(text))
+        if (magic, version, fmt, name, text_hash) != expected or any(
+                diskcache.digest(Path(base).read_text(encoding="utf-8")) != base_hash for base, base_hash in bases):
             return None
         game = _decode(model)
         if not isinstance(game, defs.GameDef) or not isinstance(code, CodeType) or not isinstance(python_source, str):
@@ -127,21 +89,13 @@ def load(filename: str, text: str) -> Cached | None:
 
 def store(filename: str, text: str, game: defs.GameDef, python_source: str, code: CodeType) -> None:
     """Keeps compiled rules for the next load; a cache that cannot be written is skipped."""
-    directory = cache_dir()
-    if directory is None:
-        return
-    bases = [(name, _digest(src.text)) for name, src in sorted(game.sources.items()) if name != filename]
-    data = (_MAGIC, engine_id(), FORMAT, filename, _digest(text), bases, python_source, code, _encode(game))
+    bases = [(name, diskcache.digest(src.text)) for name, src in sorted(game.sources.items()) if name != filename]
+    data = (_MAGIC, engine_id(), FORMAT, filename, diskcache.digest(text), bases, python_source, code, _encode(game))
     try:
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not _private(directory):
-            return
-        fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(marshal.dumps(data))
-        Path(tmp).replace(_entry(directory, filename, text))
-    except (OSError, ValueError):
+        blob = marshal.dumps(data)
+    except ValueError:
         return
+    diskcache.write(_entry(filename, text), blob)
 
 
 def _encode(value: object) -> _Marshal:

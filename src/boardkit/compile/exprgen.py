@@ -17,6 +17,7 @@ import attrs
 
 from boardkit.model import defs as d
 from boardkit.model import expr as m
+from boardkit.source import SourceFile, Span
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
         ">": ">", ">=": ">=", "in": "in", "not in": "not in"}
@@ -79,7 +80,10 @@ class ExprGen:
         """
         if self._piece_funcs is None:
             self._piece_funcs = set()
-            calls = [n for n in _all_nodes(self.game) if isinstance(n, m.FuncCall)]
+            calls: dict[str, list[m.FuncCall]] = {}
+            for n in _all_nodes(self.game):
+                if isinstance(n, m.FuncCall):
+                    calls.setdefault(n.name, []).append(n)
             grew = True
             while grew:
                 grew = False
@@ -88,7 +92,7 @@ class ExprGen:
                         self._piece_funcs.add(f.name)
                         grew = True
                     for i, param in enumerate(f.params):
-                        sites = [c.args[i] for c in calls if c.name == f.name]
+                        sites = [c.args[i] for c in calls.get(f.name, ())]
                         if param.ident not in self._piece_params and sites and all(self.pieces(a) for a in sites):
                             self._piece_params.add(param.ident)
                             grew = True
@@ -166,16 +170,24 @@ class ExprGen:
 
 
 def _all_nodes(value: object) -> list[object]:
-    """Every model node under `value` (declarations, instructions, expressions)."""
+    """Every model node under `value` (declarations, instructions, expressions).
+
+    Spans and source files hold no nodes and are most of the model: they are not entered.
+    """
     out: list[object] = []
     todo = [value]
+    names: dict[type, tuple[str, ...]] = {}
     while todo:
         v = todo.pop()
-        if isinstance(v, (tuple, list)):
-            todo.extend(v)
-        elif isinstance(v, dict):
-            todo.extend(v.values())
-        elif attrs.has(type(v)):
+        cls = type(v)
+        if cls is tuple or cls is list:
+            todo.extend(cast("list[object]", v))
+        elif cls is dict:
+            todo.extend(cast("dict[object, object]", v).values())
+        elif cls is not Span and cls is not SourceFile and attrs.has(cls):
             out.append(v)
-            todo.extend(getattr(v, f.name) for f in attrs.fields(cast("type[attrs.AttrsInstance]", type(v))))
+            fields = names.get(cls)
+            if fields is None:
+                fields = names[cls] = tuple(f.name for f in attrs.fields(cls))
+            todo.extend(getattr(v, f) for f in fields)
     return out

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib.resources
+import marshal
 import threading
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import lark
+from lark.grammar import Rule
+from lark.lexer import TerminalDef
 
+from boardkit import diskcache
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.lang.ast_build import Builder
 from boardkit.lang.limits import check_limits
@@ -31,12 +37,37 @@ _BUILDER = Builder()
 _LOCK = threading.Lock()
 
 
-@functools.cache
-def _parser() -> lark.Lark:
-    return lark.Lark.open_from_package(
+# Options that name live objects rather than describe the parser: given again on every load.
+_LIVE_OPTIONS = ("transformer", "import_paths", "source_path")
+
+
+def load_parser() -> lark.Lark:
+    """A new LALR parser, its tables from the user's cache when an earlier process built them.
+
+    Building them takes most of a cold load; they depend only on the grammar and lark's version.
+    """
+    grammar = (importlib.resources.files("boardkit.lang") / "grammar" / "boardkit.lark").read_text(encoding="utf-8")
+    name = f"parser-{diskcache.digest(grammar, lark.__version__)[:40]}.tables"
+    blob = diskcache.read(name)
+    if blob is not None:
+        try:
+            tables: dict[str, Any] = marshal.loads(blob)  # noqa: S302 - a private file of ours: plain data
+            tables["data"]["options"]["transformer"] = _BUILDER
+            return lark.Lark.load(tables)
+        except Exception:  # noqa: BLE001, S110 - damaged or foreign tables are a miss: built again below
+            pass
+    parser = lark.Lark.open_from_package(
         "boardkit.lang", "boardkit.lark", ("grammar",), parser="lalr",
         maybe_placeholders=False, transformer=_BUILDER,
     )
+    data, memo = parser.memo_serialize([TerminalDef, Rule])
+    data["options"] = {k: v for k, v in data["options"].items() if k not in _LIVE_OPTIONS}
+    with contextlib.suppress(ValueError):  # a lark whose tables are not plain data: built every time
+        diskcache.write(name, marshal.dumps({"data": data, "memo": memo}))
+    return parser
+
+
+_parser = functools.cache(load_parser)
 
 
 @functools.cache
