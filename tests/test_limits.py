@@ -87,3 +87,23 @@ def test_a_rule_error_shows_its_first_diagnostics_only() -> None:
     assert f"fault {SHOWN_DIAGNOSTICS - 1}" in message
     assert f"fault {SHOWN_DIAGNOSTICS}\n" not in message
     assert message.endswith("... and 50 more (all in .diagnostics)")
+
+
+def test_excerpts_of_one_file_split_its_text_once() -> None:
+    """Each diagnostic quotes a line of the file: the file is cut into lines once, not per quote."""
+    splits = 0
+
+    class Counting(str):
+        __slots__ = ()
+
+        def split(self, *args: object, **kwargs: object) -> list[str]:  # type: ignore[override]
+            nonlocal splits
+            splits += 1
+            return super().split(*args, **kwargs)  # type: ignore[arg-type]
+
+    # A text of its own (ending in a fresh id), which no earlier excerpt has cut.
+    text = Counting("".join(f"line {i}\n" for i in range(5_000)) + f"# {object()!r}\n")
+    diags = [Diagnostic(Span("f.bk", i + 1, 1), f"fault {i}") for i in range(0, 5_000, 50)]
+    message = str(RuleError(diags, SourceFile(text, "f.bk")))
+    assert "f.bk:4951:1: fault 4950\nline 4950\n^" in message
+    assert splits == 1
