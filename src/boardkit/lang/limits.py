@@ -1,8 +1,8 @@
 """Limits on the size and shape of rule text, checked by one scan of the text before parsing.
 
 A rule file past them is refused at once, with a located RuleError, instead of taking minutes
-to parse and check: the limits are far beyond any real game (the largest bundled ruleset,
-Meenakshi, is 45 KB of about 10,600 tokens, nests 9 levels, makes 169 declarations and
+to parse and check: the limits are far beyond any real game (the largest bundled ruleset
+is 45 KB of about 10,600 tokens, nests 9 levels, makes 169 declarations and
 lists at most 50 items in one pair of brackets).
 Within them, every later step of the front end does work in proportion to the text.
 """

@@ -33,7 +33,8 @@ _LITERAL_SLIPS = {"True": "; write 'true'", "False": "; write 'false'", "None": 
 
 # Did-you-mean compares a misspelt name with known ones, one by one: at most this many for one
 # name, and this many in all for one check, so that a file full of unknown names is checked in
-# time in proportion to its size (far more than real rules need: a slip in Meenakshi's rules is compared with 145).
+# time in proportion to its size (far more than real rules need: a slip in the largest bundled ruleset is compared
+# with 145).
 SUGGEST_PER_NAME = 2_000
 SUGGEST_PER_CHECK = 20_000
 
