@@ -163,3 +163,10 @@ def test_a_save_whose_history_does_not_lead_to_it_is_refused(corrupt: str) -> No
     message = "is not offered there" if corrupt == "a label never offered" else "history"
     with pytest.raises(boardkit.StateError, match=message):
         rules.load_game(json.dumps(doc))
+    # Loaded without that check, its first undo checks it and leaves the game as it was.
+    loaded = rules.load_game(json.dumps(doc), check_history=False)
+    before = loaded.to_json()
+    with pytest.raises(boardkit.StateError, match="cannot be undone"):
+        loaded.undo()
+    assert loaded.to_json() == before
+    loaded.apply_action(0)  # the game itself still plays on

@@ -253,6 +253,8 @@ class Game:
         if not self.history:
             msg = "nothing to undo"
             raise IllegalMove(msg)
+        if None in self._actions:  # loaded without checking its history: checked now
+            self._check_history()
         self._rebuild(len(self.history) - 1)
         self.history.pop()
         self._actions.pop()
@@ -289,6 +291,21 @@ class Game:
                 action = self._actions[n] = labels.index(label)
             interp.apply(s, options[action], interp.chooser(s), label)
             interp.run(s)
+
+    def _check_history(self) -> None:
+        """Checks the history of a game loaded without that check, at its first undo.
+
+        If it does not lead to the loaded state, the game stays as it was loaded.
+        """
+        loaded, actions, kept = self._s, list(self._actions), list(self._checkpoints)
+        try:
+            self._replay_history()
+        except StateError as exc:
+            self._s, self._actions = loaded, actions
+            self._checkpoints.clear()
+            self._checkpoints.extend(kept)
+            msg = f"this saved game cannot be undone: {exc}"
+            raise StateError(msg) from None
 
     def _replay_history(self) -> None:
         """Checks that a loaded game's history leads from its start to the state it was saved in.

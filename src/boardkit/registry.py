@@ -160,11 +160,17 @@ class Ruleset:
 
         return dump_game(game)
 
-    def load_game(self, text: str) -> Game:
-        """Loads a game saved with `Game.to_json`; raises StateError if it is corrupt or foreign."""
+    def load_game(self, text: str, *, check_history: bool = True) -> Game:
+        """Loads a game saved with `Game.to_json`; raises StateError if it is corrupt or foreign.
+
+        The saved moves are played again, and the save is refused unless they lead to the
+        saved state. `check_history=False` loads a state the rules did not reach by its moves
+        (hidden pieces rearranged, to try what a player cannot see) after the checks of its
+        shape alone; its first undo checks the history then.
+        """
         from boardkit.io.serialize import load_game  # noqa: PLC0415 - as in dump_game
 
-        return load_game(self, text)
+        return load_game(self, text, check_history=check_history)
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.name} {self.min_players}-{self.max_players} players>"
