@@ -28,6 +28,7 @@ from boardkit._version import __version__
 from boardkit.errors import BoardkitError, RuleError
 from boardkit.runtime.events import Chose
 from boardkit.tools.simulate import AGENT_SEED_FACTOR, GameRecord, SimulationResult, simulate
+from boardkit.tools.web.command import add_serve_command
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -127,6 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("ruleset", metavar="NAME|FILE", help="a bundled name or a .bk file")
     comp.add_argument("--output", "-o", metavar="FILE", help="write the module to FILE instead of printing it")
     comp.set_defaults(handler=_cmd_compile)
+
+    add_serve_command(commands, load=load)
     return parser
 
 

@@ -1,0 +1,1 @@
+"""``boardkit serve``: play, replay and playtest any ruleset in the browser (the ``web`` extra)."""
