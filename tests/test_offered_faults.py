@@ -86,3 +86,19 @@ def test_a_checking_game_plays_sound_rules_as_before() -> None:
 def test_the_test_kit_finds_it(rules: boardkit.Ruleset) -> None:
     with pytest.raises(RulesetTestError, match="fails when played"):
         check_rules(rules, games=5, players=2)
+
+
+def test_a_fault_met_by_the_look_ahead_is_raised_from_legal_moves() -> None:
+    # A `require` later in the turn makes the look-ahead try each column: the fault it meets
+    # there is the rules' bug, raised located, in any game.
+    text = DROP.replace('      place first(supply[p]) on board at cell(x, height(x))\n',
+                        '      place first(supply[p]) on board at cell(x, height(x))\n'
+                        '      require size(occupied(board)) > 0\n')
+    game = boardkit.parse_ruleset(text, filename="drop_require.bk").new_game(players=2, seed=1)
+    game.play("0")
+    game.play("0")
+    before = game.to_json()
+    with pytest.raises(boardkit.RuleRuntimeError, match="'0,2' is not a cell of grid 'board'") as caught:
+        game.legal_moves()
+    assert (caught.value.span.line, caught.value.span.column) == (17, 13)
+    assert game.to_json() == before
