@@ -268,8 +268,8 @@ class Table:
 
     def _switchable(self, ruleset: object) -> str:
         """`ruleset` if the host may switch to it: a bundled name or a ``.bk`` path."""
-        if self._loader is None or not isinstance(ruleset, str):
-            msg = f"this table cannot switch to the ruleset {ruleset!r:.60}"
+        if not isinstance(ruleset, str):
+            msg = f"a ruleset is named by a string, not {ruleset!r:.60}"
             raise OptionError(msg)
         bundled = list_rulesets()
         if ruleset not in bundled and not ruleset.endswith(".bk"):
@@ -282,7 +282,7 @@ class Table:
     def _load(self, reference: str) -> Ruleset:
         """The rules at `reference` (a bundled name or a rule file), by the table's loader."""
         if self._loader is None:
-            msg = f"this table cannot load the ruleset {reference!r:.60}"
+            msg = f"this table cannot switch to the ruleset {reference!r:.60}"
             raise OptionError(msg)
         if reference not in list_rulesets() and ("\0" in reference or not Path(reference).is_file()):
             msg = f"no rule file {reference!r:.200} on the server"
