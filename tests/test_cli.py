@@ -26,6 +26,7 @@ class FakeOption:
     name: str
     default: Any
     choices: list[Any] | None = None
+    doc: str = ""
 
 
 @attrs.frozen
@@ -91,7 +92,8 @@ class FakeRules:
     min_players: int = 2
     max_players: int = 3
     options: dict[str, FakeOption] = attrs.Factory(
-        lambda: {"limit": FakeOption("limit", 3, [3, 5]), "mode": FakeOption("mode", "open")}
+        lambda: {"limit": FakeOption("limit", 3, [3, 5], "How many rounds are played."),
+                 "mode": FakeOption("mode", "open")}
     )
     source_path: str | None = None
     source_text: str = 'game "Fake"'
@@ -175,6 +177,7 @@ def test_list_shows_options(fake: FakeRules, capsys: pytest.CaptureFixture[str])
     assert "Fake colours" in out
     assert "2-3" in out
     assert "limit=3 (3, 5)" in out
+    assert "  How many rounds are played." in out  # its doc comment, under it
     assert "mode=open" in out
 
 
@@ -218,11 +221,22 @@ def test_render_view_of_hidden_and_listed_zones() -> None:
 # The bundled Mandala on the real engine.
 
 
-def test_list_shows_mandala(capsys: pytest.CaptureFixture[str]) -> None:
+def test_list_shows_mandala(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # the doc comments on one line each
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert "mandala" in out
     assert "Mandala" in out
+    assert "hand_limit=8 (8, 0)" in out
+    assert "The hand limit for mountain draws" in out
+
+
+def test_an_option_s_doc_is_the_comment_right_above_it() -> None:
+    rules = boardkit.parse_ruleset(
+        'game "g"\nplayers 2\n# Not this one: a blank line follows.\n\n# How many rounds\n  # are played.\n'
+        'option rounds = 3 from [3, 5]\noption fast = false\nplay { end game "x" }\nscore p = rounds\n')
+    assert rules.options["rounds"].doc == "How many rounds are played."
+    assert rules.options["fast"].doc == ""
 
 
 def test_check_good_and_broken_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -212,10 +212,7 @@ def shown_outputs(text: str) -> list[Shown]:
 # Outputs a page shows that the engine does not print, each waiting for its page to be fixed:
 # (page, the print call) -> what differs. The test of that page is a strict xfail until then;
 # delete the entry when the page is fixed.
-KNOWN_WRONG_OUTPUTS = {
-    ("howto/positions.md", 'print(game.view(0)["zones"]["cup[1]"])'):
-        "a view lists the known pieces of a pile sorted (orange, purple); the page shows them in cup order",
-}
+KNOWN_WRONG_OUTPUTS: dict[tuple[str, str], str] = {}
 
 PYTHON_EXAMPLES = [b for b in BLOCKS if b.lang == "python" and owned(b.page)
                    and b.text.lstrip().startswith(("import ", "from "))]

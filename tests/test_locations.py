@@ -33,7 +33,7 @@ def test_odd_characters_in_a_comment_do_not_shift_the_quoted_line(odd: str) -> N
 
 
 def test_a_long_line_is_cut_around_the_error() -> None:
-    text = 'game "T"\nplayers 2\nplay {\n  let x = [' + "1, " * 3000 + "nosuch]\n}\n"
+    text = 'game "T"\nplayers 2\nplay {\n  let x = [' + "1, " * 1900 + "nosuch]\n}\n"
     with pytest.raises(boardkit.RuleError) as info:
         boardkit.parse_ruleset(text, filename="long.bk")
     quoted, caret = str(info.value).split("\n")[1:3]

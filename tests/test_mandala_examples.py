@@ -215,7 +215,7 @@ def _t3_game(ruleset: str, options: dict[str, Any] | None = None) -> boardkit.Ga
     ("mandala_seed", {}, [6, 8, 10]),              # 6 -> 5 -> 8 -> 7 -> 10: no hand limit
     ("mandala_seed", {"hand_limit": 8}, [6, 8, 8]),  # flag handLimit8: 7 + 1 = 8
     ("mandala", {}, [6, 8, 8]),                    # published: draw up to 3, hand limit 8
-    ("mandala", {"hand_limit": 99}, [6, 8, 10]),
+    ("mandala", {"hand_limit": 0}, [6, 8, 10]),   # 0: no hand limit, as in mandala_seed
 ])
 def test_md_t3_a_mountain_play_draws_up_to_the_hand_limit(ruleset: str, options: dict, sizes: list[int]) -> None:
     game = _t3_game(ruleset, options)
@@ -573,3 +573,10 @@ def test_tie_break_fewer_cup_cards_wins_then_shared(ruleset: str) -> None:
     play_all(shared, "pass", "pass")
     assert shared.scores() == [2, 2]
     assert shared.winners() == [0, 1]
+
+
+def test_no_hand_limit_is_written_alike_in_both_rulesets() -> None:
+    """0 says "no hand limit" in Mandala and in its seed-text variant (99 in one was an odd limit)."""
+    choices = {name: set(boardkit.load_ruleset(name).options["hand_limit"].choices)
+               for name in ("mandala", "mandala_seed")}
+    assert choices == {"mandala": {0, 8}, "mandala_seed": {0, 8}}

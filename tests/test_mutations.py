@@ -24,7 +24,7 @@ MUTATIONS = {
                       "move 1 of hand[p] where .colour == c to limbo", "zone limbo: pile, hidden",
                       "108 cards, 18 of each colour"),
     # The draw after a mountain play ignores the hand limit.
-    "limit not enforced": ("mandala", "func mountain_draw(p) = min(3, hand_limit - size(hand[p]))",
+    "limit not enforced": ("mandala", "func mountain_draw(p) = if hand_limit == 0 then 3 else min(3, hand_limit - size(hand[p]))",
                            "func mountain_draw(p) = 3", None, "hand limit"),
     # A colour may go to any area of a mandala: the Colour Rule is not enforced.
     "colour rule not enforced": ("mandala", "func fits(c, area, m) = c in area.colour or c not in cards_in(m).colour",

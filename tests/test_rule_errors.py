@@ -49,6 +49,10 @@ MUST_SAY = {
     "invariant_random": "(pick() uses random)",
     "invariant_local": "'tries' is a local of procedure 'play'",
     "invariant_players": "ranges over players only",
+    "var_range_index_outside": "index 7 is outside 0..6, the indexes of variable 'height'",
+    "var_range_index_kind": "indexed by the numbers 0..6, not by 'red'",
+    "list_item_from_zero": "the items of a list count from 1: 0 is no item of 'heights'",
+    "var_range_empty": "the range 6..0 holds no number",
 }
 
 

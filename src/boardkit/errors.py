@@ -32,6 +32,11 @@ class Diagnostic:
         return f"{head}\n{excerpt}" if excerpt else head
 
 
+# How many diagnostics a RuleError's message shows; a file with thousands of faults would
+# otherwise print megabytes.
+SHOWN_DIAGNOSTICS = 100
+
+
 class RuleError(BoardkitError, ValueError):
     """Bad rule text. Carries every diagnostic found; the first one gives the location."""
 
@@ -43,7 +48,10 @@ class RuleError(BoardkitError, ValueError):
         self.filename = first.filename
         self.line = first.line
         self.column = first.column
-        super().__init__("\n".join(d.render(sources.get(d.span.filename)) for d in self.diagnostics))
+        shown = [d.render(sources.get(d.span.filename)) for d in self.diagnostics[:SHOWN_DIAGNOSTICS]]
+        if len(self.diagnostics) > SHOWN_DIAGNOSTICS:
+            shown.append(f"... and {len(self.diagnostics) - SHOWN_DIAGNOSTICS:,} more (all in .diagnostics)")
+        super().__init__("\n".join(shown))
 
     def __reduce__(self) -> tuple[type[RuleError], tuple[list[Diagnostic], dict[str, SourceFile]]]:
         # Survives pickling across processes (simulate --jobs) with its diagnostics intact.

@@ -19,7 +19,7 @@ from boardkit.errors import (
     rule_fault,
 )
 from boardkit.runtime.determinize import determinize, tracked, visible_slots
-from boardkit.runtime.grid import public_pieces
+from boardkit.runtime.grid import public_pieces, saved_boards
 from boardkit.runtime.interpreter import DECISION, Interpreter
 from boardkit.runtime.knowledge import unseen_zone
 from boardkit.runtime.pieces import Piece
@@ -29,6 +29,7 @@ from boardkit.runtime.work import WORK_LIMIT
 
 if TYPE_CHECKING:
     import random
+    from collections.abc import Iterator
 
     from boardkit.registry import Ruleset
     from boardkit.runtime.events import Event
@@ -83,8 +84,9 @@ class Game:
         self.options = dict(options)
         self.position = position
         self.history = history
-        #: Whether the rules' invariants are checked after every decision (`verify_invariants`).
-        #: Off unless asked for: play and simulation then pay nothing for them.
+        #: Whether the rules' invariants are checked after every decision (`verify_invariants`),
+        #: and every option is played ahead before it is offered (a fault in its turn is raised
+        #: by `legal_moves`). Off unless asked for: play and simulation then pay nothing for them.
         self.check_invariants = False
         # For undo: the action number of each decision made (None where only the label is
         # known, in a loaded game), the decision point of each, and checkpoints (decisions
@@ -165,6 +167,8 @@ class Game:
                 msg = (f"player {interp.chooser(s)} has no legal option at {self.prompt!r}; "
                        "the rules need a way out (an 'otherwise' option)")
                 raise RuleRuntimeError(msg, interp.span(s))
+            if self.check_invariants:
+                interp.check_options(s, options, self._decider())
             self._options = options
         return self._options
 
@@ -300,7 +304,7 @@ class Game:
         if not self.history:
             msg = "nothing to undo"
             raise IllegalMove(msg)
-        if None in self._actions:
+        if None in self._actions:  # loaded without checking its history: checked now
             self._check_history()
         self._rebuild(len(self.history) - 1)
         self.history.pop()
@@ -340,24 +344,36 @@ class Game:
             interp.run(s)
 
     def _check_history(self) -> None:
-        """Checks, at a loaded game's first undo, that its history leads to its saved state.
+        """Checks the history of a game loaded without that check, at its first undo.
 
-        It plays the history again from the seed, which also leaves the checkpoints that later
-        undos start from.
+        If it does not lead to the loaded state, the game stays as it was loaded.
         """
-        loaded, kept = self._s, list(self._checkpoints)
-        self._checkpoints.clear()
+        loaded, actions, kept = self._s, list(self._actions), list(self._checkpoints)
         try:
-            self._rebuild(len(self.history))
-            if _state_key(self._s) != _state_key(loaded):
-                msg = "its history does not lead from its seed to the state it was saved in"
-                raise StateError(msg)  # noqa: TRY301 - handled below like a replay that fails
-        except (StateError, RuleRuntimeError, DeadEnd) as exc:
-            self._s, self._actions = loaded, [None] * len(self.history)
+            self._replay_history()
+        except StateError as exc:
+            self._s, self._actions = loaded, actions
             self._checkpoints.clear()
             self._checkpoints.extend(kept)
             msg = f"this saved game cannot be undone: {exc}"
             raise StateError(msg) from None
+
+    def _replay_history(self) -> None:
+        """Checks that a loaded game's history leads from its start to the state it was saved in.
+
+        It plays the history again, which leaves the checkpoints that undo starts from.
+        """
+        loaded = self._s
+        self._checkpoints.clear()
+        try:
+            self._rebuild(len(self.history))
+        except (StateError, RuleRuntimeError, DeadEnd) as exc:
+            msg = f"its history cannot be played again: {exc}"
+            raise StateError(msg) from None
+        difference = _first_difference(self._s, loaded)
+        if difference is not None:
+            msg = f"its history does not lead from its start to the state it was saved in: {difference}"
+            raise StateError(msg)
 
     def clone(self) -> Game:
         """An independent copy of the game, cheap enough for search.
@@ -531,14 +547,49 @@ class Game:
         return self.rules.dump_game(self)
 
 
-def _state_key(s: State) -> tuple[Any, ...]:
-    """What two states of one game must share to be the same.
+def loaded_game(rules: Ruleset, state: State, *, seed: int, options: dict[str, Any],
+                position: dict[str, Any] | None, history: list[str]) -> Game:
+    """A game read from a save, once its history is known to lead from its start to `state`.
 
-    Pieces, variables, procedures, counts, knowledge and the event log.
+    Playing the history again holds every claim of the save (which zone holds which piece, the
+    kinds of variables and of locals, the events) to what the rules do, whatever a hand or a
+    fault wrote; and it leaves the checkpoints that undo starts from, so that undo after a
+    load is as fast as in a game played here. Raises StateError naming the first difference.
     """
-    return (tuple(tuple(p.id for p in z) for z in s.zones), repr(sorted(s.vars.items(), key=repr)), repr(s.frames),
-            s.rng_draws, s.turn_count, s.turn_player, s.over, s.end_reason, tuple(sorted(s.known.items())),
-            list(s.events))
+    game = Game(rules, state, seed=seed, options=options, position=position, history=history)
+    game._replay_history()  # noqa: SLF001 - its own module's class
+    return game
+
+
+def _first_difference(played: State, saved: State) -> str | None:
+    """Where a saved state differs from the one its history gives, as a path in the save's JSON.
+
+    Values compare by their repr, so that 1 and true differ as they do in the save.
+    """
+    for path, was, gives in _parts(played, saved):
+        if repr(was) != repr(gives):
+            return f"{path} is {_shown(was, 80)}, the history gives {_shown(gives, 80)}"
+    return None
+
+
+def _parts(played: State, saved: State) -> Iterator[tuple[str, object, object]]:
+    """The parts of a saved state and of the played one, pair by pair, each named by its path."""
+    lay = played.layout
+    for slot, text in enumerate(lay.zone_text):
+        yield f"$.zones[{text!r}]", [p.id for p in saved.zones[slot]], [p.id for p in played.zones[slot]]
+    for text, key in lay.var_by_text.items():
+        yield f"$.vars[{text!r}]", saved.vars.get(key), played.vars.get(key)
+    yield "$.frames", [f[:2] for f in saved.frames], [f[:2] for f in played.frames]
+    for i, (a, b) in enumerate(zip(saved.frames, played.frames, strict=True)):  # the same procedures
+        for name in sorted({*a[2], *b[2]}):
+            yield f"$.frames[{i}].locals[{name!r}]", a[2].get(name), b[2].get(name)
+    for field in ("rng_draws", "turn_count", "turn_player", "over", "end_reason"):
+        yield f"$.{field}", getattr(saved, field), getattr(played, field)
+    yield "$.boards", saved_boards(saved), saved_boards(played)
+    yield "$.known", sorted(saved.known.items()), sorted(played.known.items())
+    for i, (event, again) in enumerate(zip(saved.events, played.events, strict=False)):
+        yield f"$.events[{i}]", event, again
+    yield "the number of $.events", len(saved.events), len(played.events)
 
 
 def _shown(value: object, width: int = 40) -> str:

@@ -150,7 +150,9 @@ class Ruleset:
         """Starts a game; with `position`, from that position instead of the dealt one.
 
         With `check_invariants`, the invariants the rules declare are checked at the start and
-        after every decision; a false one raises `InvariantError`.
+        after every decision; a false one raises `InvariantError`. Every option is then also
+        played ahead before it is offered, so that an option whose turn meets a rule fault makes
+        `legal_moves()` raise a located `RuleRuntimeError` naming it, instead of `play()`.
         """
         players = self.min_players if players is None else players
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -165,14 +167,18 @@ class Ruleset:
 
         return dump_game(game)
 
-    def load_game(self, text: str, *, check_invariants: bool = False) -> Game:
+    def load_game(self, text: str, *, check_history: bool = True, check_invariants: bool = False) -> Game:
         """Loads a game saved with `Game.to_json`; raises StateError if it is corrupt or foreign.
 
-        With `check_invariants`, as in `new_game`: the loaded state is checked at once.
+        The saved moves are played again, and the save is refused unless they lead to the
+        saved state. `check_history=False` loads a state the rules did not reach by its moves
+        (hidden pieces rearranged, to try what a player cannot see) after the checks of its
+        shape alone; its first undo checks the history then. With `check_invariants`, as in
+        `new_game`: the loaded state is checked at once.
         """
         from boardkit.io.serialize import load_game  # noqa: PLC0415 - as in dump_game
 
-        game = load_game(self, text)
+        game = load_game(self, text, check_history=check_history)
         if check_invariants:
             game.check_invariants = True
             game.verify_invariants()

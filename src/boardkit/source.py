@@ -52,6 +52,18 @@ class SourceFile:
         return f"{line}\n{' ' * (span.column - 1 - start)}{'^' * width}"
 
 
+    def comment_before(self, line: int) -> str:
+        """The comment lines right above `line` (no blank line between), joined: a declaration's doc."""
+        lines = _lines(self.text)
+        found: list[str] = []
+        for i in range(min(line, len(lines) + 1) - 2, -1, -1):
+            text = lines[i].strip()
+            if not text.startswith("#"):
+                break
+            found.append(text.lstrip("#").strip())
+        return " ".join(reversed(found)).strip()
+
+
 # The longest part of a source line an excerpt quotes.
 EXCERPT_WIDTH = 160
 

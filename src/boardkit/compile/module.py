@@ -222,6 +222,9 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
         if ins.op == "+=":
             return [f"L[{name!r}] = _add(s, L[{name!r}], {value})"]
         return [f"L[{name!r}] = L[{name!r}] - {value}"]
+    if isinstance(ins, d.SetVar) and ins.item is not None:
+        key, item, value = w.ex.var_key(ins.var, ins.args), w.ex.gen(ins.item), w.ex.gen(ins.value)
+        return [f"s.set_item({key}, {item}, {value}, {ins.op!r})"]
     if isinstance(ins, d.SetVar):
         return [f"s.set_var({w.ex.var_key(ins.var, ins.args)}, {w.ex.gen(ins.value)}, {ins.op!r})"]
     if isinstance(ins, d.MovePieces):

@@ -20,7 +20,7 @@ import cattrs
 from cattrs.strategies import configure_tagged_union
 
 from boardkit.errors import RuleRuntimeError, StateError
-from boardkit.game import Game
+from boardkit.game import Game, loaded_game
 from boardkit.model.defs import Branch, CallProc, Choose
 from boardkit.runtime.events import Event, Placed, VarSet
 from boardkit.runtime.grid import rebuild, saved_boards
@@ -289,17 +289,17 @@ def _fields_checker(cls: type, tag: str | None = None) -> Callable[[dict[str, ob
     return check
 
 
-def load_game(rules: Ruleset, text: str) -> Game:
+def load_game(rules: Ruleset, text: str, *, check_history: bool = True) -> Game:
     """Rebuilds a game from `dump_game` output, checking it against the ruleset."""
     try:
-        return _load_game(rules, text)
+        return _load_game(rules, text, check_history=check_history)
     except RecursionError:
         # Rule code turns its own recursion errors into RuleRuntimeError: this one is the input's.
         msg = "values nested too deeply"
         raise _fail(msg) from None
 
 
-def _load_game(rules: Ruleset, text: str) -> Game:
+def _load_game(rules: Ruleset, text: str, *, check_history: bool) -> Game:
     doc = _read(text)
     if doc.ruleset != rules.name or doc.fingerprint != fingerprint(rules):
         msg = f"it belongs to ruleset {doc.ruleset!r} ({doc.fingerprint}), not {rules.name!r} ({fingerprint(rules)})"
@@ -328,9 +328,14 @@ def _load_game(rules: Ruleset, text: str) -> Game:
     s.over, s.end_reason, s.turn_player, s.turn_count = doc.over, doc.end_reason, doc.turn_player, doc.turn_count
     _load_known(s, doc.known)
     _load_boards(s, doc.boards)
-    if not s.over:
-        _check_decision(rules, s)
-    return Game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))
+    if not check_history:
+        if not s.over:
+            _check_decision(rules, s)
+        return Game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))
+    try:
+        return loaded_game(rules, s, seed=doc.seed, options=options, position=doc.position, history=list(doc.history))
+    except StateError as exc:
+        raise _fail(str(exc)) from None
 
 
 def _read(text: str) -> SavedGame:

@@ -151,6 +151,15 @@ class Builder(Transformer[Token, ast.RuleFile]):
         return ast.ZoneDecl(span=_tok_span(self.filename, name), name=str(name), dims=dims, kind=props["kind"],
                             visibility=props["visibility"], capacity=props["capacity"], grid=props["grid"])
 
+    def var_dims(self, c: Children) -> tuple[tuple[str, Span], ...]:
+        return tuple(c)
+
+    def var_dim(self, c: Children) -> tuple[str, Span]:
+        """An enum name or Player as written; a range of numbers as "low..high"."""
+        text = str(c[0]) if len(c) == 1 else f"{int(c[0])}..{int(c[1])}"
+        first, last = _tok_span(self.filename, c[0]), _tok_span(self.filename, c[-1])
+        return (text, Span(self.filename, first.line, first.column, last.end_line, last.end_column))
+
     def var_decl(self, c: Children) -> ast.VarDecl:
         name, *dims, init = c
         return ast.VarDecl(span=_tok_span(self.filename, name), name=str(name), dims=dims[0] if dims else (), init=init)

@@ -12,7 +12,7 @@ import attrs
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.lang import ast
 from boardkit.lang.lint import lint
-from boardkit.lang.resolve import Resolver, Symbols, suggest
+from boardkit.lang.resolve import Resolver, Symbols
 from boardkit.lang.variants import Resolver as FileResolver
 from boardkit.lang.variants import load_items
 from boardkit.model import defs as d
@@ -23,6 +23,10 @@ _KIND_NAMES = {ast.ConstDecl: "constant", ast.VarDecl: "variable", ast.ZoneDecl:
 
 # The most players a game may name: far beyond any table.
 MAX_PLAYERS = 64
+# The most numbers a variable's range index holds, and the most index combinations (counting
+# Player as 64) a zone or variable family has: each is kept for every game.
+MAX_RANGE = 1_000
+MAX_KEYS = 100_000
 
 # What a constant may be made of: no game state, no procedure locals, no user functions.
 _CONSTANT_NODES = (m.Lit, m.ConstRef, m.EnumList, m.Bound, m.Attr, m.PieceAttr, m.Unary, m.Binary, m.BoolOp,
@@ -116,6 +120,8 @@ class Checker:
                 zones_ast.append(item)
             elif isinstance(item, ast.VarDecl):
                 sym.vars[item.name] = tuple(dim for dim, _ in item.dims)
+                if isinstance(item.init, (ast.Num, ast.Str, ast.Bool)):  # a variable keeps its kind
+                    sym.no_list.add(item.name)
                 vars_ast.append(item)
             elif isinstance(item, ast.FuncDecl):
                 sym.funcs[item.name] = item
@@ -190,15 +196,29 @@ class Checker:
     def _check_dims(self, zones: list[ast.ZoneDecl], vars_: list[ast.VarDecl]) -> None:
         decls: list[ast.ZoneDecl | ast.VarDecl] = [*zones, *vars_]
         for decl in decls:
+            keys = 1
             for dim, span in decl.dims:
+                numbers = d.number_range(dim)
+                if numbers is not None:
+                    keys *= max(0, numbers.stop - numbers.start)
+                    if numbers.stop <= numbers.start:
+                        self.error(span, f"the range {dim} holds no number: write the lower end first")
+                    elif numbers.stop - numbers.start > MAX_RANGE:
+                        self.error(span, f"the range {dim} holds {numbers.stop - numbers.start:,} numbers, "
+                                         f"over the limit of {MAX_RANGE:,}")
+                    continue
+                keys *= MAX_PLAYERS if dim == "Player" else len(self.sym.enums.get(dim, ()))
                 if dim != "Player" and dim not in self.sym.enums:
-                    hint = suggest(dim, [*self.sym.enums, "Player"])
+                    hint = self.ex.suggest(dim, self.sym.enums, ["Player"])
                     self.error(span, f"unknown index {dim!r}: use an enum name or Player{hint}")
+            if keys > MAX_KEYS:
+                self.error(decl.span, f"{decl.name!r} has up to {keys:,} index combinations, over the limit of "
+                                      f"{MAX_KEYS:,}")
 
     def _component(self, item: ast.ComponentDecl) -> d.ComponentDef:
         for _, ftype, span in item.fields:
             if ftype not in self.sym.enums and ftype not in ("int", "bool", "str"):
-                hint = suggest(ftype, [*self.sym.enums, "int", "bool", "str"])
+                hint = self.ex.suggest(ftype, self.sym.enums, ["int", "bool", "str"])
                 self.error(span, f"unknown attribute type {ftype!r}: use an enum name, int, bool or str{hint}")
         it = self.ex.fresh(item.span, "piece")
         label = self.ex.resolve(item.label, set(), "a label", {"it": it}) if item.label is not None else None
@@ -341,7 +361,7 @@ class Checker:
             b.emit(d.TurnEnd(sp))
         elif isinstance(st, ast.CallStmt):
             if st.name not in self.sym.procs:
-                self.error(sp, f"unknown procedure {st.name!r}{suggest(st.name, self.sym.procs)}")
+                self.error(sp, f"unknown procedure {st.name!r}{self.ex.suggest(st.name, self.sym.procs)}")
                 return
             params = self.sym.procs[st.name]
             if len(params) != len(st.args):
@@ -376,8 +396,12 @@ class Checker:
             b.emit(d.SetLocal(st.span, st.name, st.op, value))
             return
         if st.name not in self.sym.vars:
-            hint = suggest(st.name, [*scope, *self.sym.vars])
+            hint = self.ex.suggest(st.name, scope, self.sym.vars)
             self.error(st.span, f"cannot set {st.name!r}: not a variable or local{hint}")
+            return
+        item = self.ex.var_item(st.name, st.index or (), st.span, scope)
+        if item is not None:  # one item of the list the variable holds
+            b.emit(d.SetVar(st.span, st.name, item[0], st.op, value, item[1]))
             return
         args = self.ex.var_args(st.name, st.index or (), st.span, scope)
         if args is not None:
@@ -547,4 +571,6 @@ def check_source(source: SourceFile, name: str, resolve: FileResolver) -> d.Game
         diags.sort(key=lambda x: (x.span.filename != source.filename, x.span.filename, x.span.line, x.span.column))
         raise RuleError(diags, sources)
     warnings = lint(items, game, checker.ex.used, source.filename)
-    return attrs.evolve(game, warnings=tuple(warnings), sources=sources)
+    options = {name: attrs.evolve(o, doc=sources[o.span.filename].comment_before(o.span.line))
+               for name, o in game.options.items()}
+    return attrs.evolve(game, warnings=tuple(warnings), sources=sources, options=options)

@@ -16,6 +16,7 @@ from lark.lexer import TerminalDef
 from boardkit import diskcache
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.lang.ast_build import Builder
+from boardkit.lang.limits import check_limits
 from boardkit.source import SourceFile, Span
 
 if TYPE_CHECKING:
@@ -142,6 +143,7 @@ def parse(source: SourceFile) -> ast.RuleFile:
     Only the first syntax error is reported: LALR recovery mostly yields a cascade of
     follow-on errors that point nowhere useful. Semantic errors are all reported at once.
     """
+    check_limits(source)
     parser = _parser()
     with _LOCK:
         _BUILDER.filename = source.filename

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import itertools
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import attrs
@@ -16,6 +17,7 @@ import attrs
 from boardkit.errors import Diagnostic
 from boardkit.lang import ast
 from boardkit.model import expr as m
+from boardkit.model.defs import number_range
 from boardkit.model.signatures import SIGNATURES, STATE_NAMES
 
 if TYPE_CHECKING:
@@ -29,10 +31,39 @@ _LITERAL_SLIPS = {"True": "; write 'true'", "False": "; write 'false'", "None": 
                   "null": "; write 'none'", "TRUE": "; write 'true'", "FALSE": "; write 'false'"}
 
 
-def suggest(name: str, candidates: Iterable[str]) -> str:
-    """Returns "; did you mean 'x'?" for the candidate closest to a misspelt `name`, or ""."""
-    close = difflib.get_close_matches(name, list(candidates), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
+# Did-you-mean compares a misspelt name with known ones, one by one: at most this many for one
+# name, and this many in all for one check, so that a file full of unknown names is checked in
+# time in proportion to its size (far more than real rules need: a slip in the largest bundled ruleset is compared
+# with 145).
+SUGGEST_PER_NAME = 2_000
+SUGGEST_PER_CHECK = 20_000
+
+
+def _written(value: object) -> str:
+    """A literal as the rules write it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else repr(value)
+
+
+class Suggester:
+    """Did-you-mean for one check, its work bounded: `compared` counts the names compared."""
+
+    def __init__(self) -> None:
+        self.compared = 0
+
+    def __call__(self, name: str, *pools: Iterable[str]) -> str:
+        """Returns "; did you mean 'x'?" for the known name closest to a misspelt `name`, or "".
+
+        The pools are read lazily, in order, and only as far as the budget goes.
+        """
+        left = min(SUGGEST_PER_NAME, SUGGEST_PER_CHECK - self.compared)
+        if left <= 0:
+            return ""
+        candidates = list(itertools.islice(itertools.chain.from_iterable(pools), left))
+        self.compared += len(candidates)
+        close = difflib.get_close_matches(name, candidates, n=1)
+        return f"; did you mean {close[0]!r}?" if close else ""
 
 
 @attrs.define
@@ -49,10 +80,12 @@ class Symbols:
     procs: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
     attributes: set[str] = attrs.field(factory=set)
     grids: set[str] = attrs.field(factory=set)  # zones declared with grid(w, h)
+    no_list: set[str] = attrs.field(factory=set)  # variables that start as a number, text or truth value
 
-    def all_names(self) -> list[str]:
-        """Returns every name an expression may use, for suggestions."""
-        return [*self.enums, *self.members, *self.zones, *self.vars, *self.consts, *self.options, *STATE_NAMES]
+    def all_names(self) -> Iterable[str]:
+        """Every name an expression may use, for suggestions (read lazily)."""
+        return itertools.chain(self.enums, self.members, self.zones, self.vars, self.consts, self.options,
+                               STATE_NAMES)
 
 
 Bindings: TypeAlias = dict[str, m.Bound]
@@ -69,6 +102,7 @@ class Resolver:
         self.sym = symbols
         self.diags = diagnostics
         self.used: set[str] = set()
+        self.suggest = Suggester()
         self._counter = 0
         # `.attr` nodes just after a `where` (by id), for a message that explains why they are
         # outside it.
@@ -133,9 +167,42 @@ class Resolver:
         dims = self.sym.vars[name]
         self.used.add(name)
         if len(args) != len(dims):
-            self.error(span, f"variable {name!r} takes {len(dims)} index(es), got {len(args)}")
+            items = len(args) == len(dims) + 1 and name in self.sym.no_list
+            hint = "; it starts as a number, text or truth value, which has no items" if items else ""
+            self.error(span, f"variable {name!r} takes {len(dims)} index(es), got {len(args)}{hint}")
             return None
-        return tuple(self.gen(a, scope, bound or {}) for a in args)
+        out = tuple(self.gen(a, scope, bound or {}) for a in args)
+        for dim, arg in zip(dims, out, strict=True):
+            self._check_number_index(name, dim, arg)
+        return out
+
+    def _check_number_index(self, name: str, dim: str, arg: m.Expr) -> None:
+        """An index written as a value, checked against a range of numbers the variable takes."""
+        numbers = number_range(dim)
+        negative = isinstance(arg, m.Unary) and arg.op == "-" and isinstance(arg.operand, m.Lit)
+        literal = arg.operand if isinstance(arg, m.Unary) and negative else arg
+        if numbers is None or not isinstance(literal, m.Lit):
+            return
+        if type(literal.value) is not int:
+            self.error(arg.span, f"variable {name!r} is indexed by the numbers {dim}, not by {_written(literal.value)}")
+        elif (-literal.value if negative else literal.value) not in numbers:
+            value = -literal.value if negative else literal.value
+            self.error(arg.span, f"index {value} is outside {dim}, the indexes of variable {name!r}")
+
+    def var_item(self, name: str, args: tuple[ast.Expr, ...], span: Span, scope: set[str],
+                 bound: Bindings | None = None) -> tuple[tuple[m.Expr, ...], m.Expr] | None:
+        """The indexes of a variable and the position of an item in the list it holds.
+
+        That is for `name[..., i]`, written with one index more than the variable has; None if
+        it is not written so.
+        """
+        if len(args) != len(self.sym.vars[name]) + 1 or name in self.sym.no_list:
+            return None
+        indexes = self.var_args(name, args[:-1], span, scope, bound)
+        item = self.gen(args[-1], scope, bound or {})
+        if isinstance(item, m.Lit) and (type(item.value) is not int or item.value < 1):
+            self.error(item.span, f"the items of a list count from 1: {_written(item.value)} is no item of {name!r}")
+        return None if indexes is None else (indexes, item)
 
     # Expressions.
     def gen(self, node: ast.Expr, scope: set[str], bound: Bindings) -> m.Expr:
@@ -184,7 +251,7 @@ class Resolver:
             self.error(span, f"{name!r} is a local of procedure {self.proc_locals[name]!r}: {self._reading} reads "
                              "only what the game keeps between decisions (zones, variables, constants, options)")
             return m.Lit(span, None)
-        hint = _LITERAL_SLIPS.get(name) or suggest(name, [*scope, *bound, *sym.all_names()])
+        hint = _LITERAL_SLIPS.get(name) or self.suggest(name, scope, bound, sym.all_names())
         self.error(span, f"unknown name {name!r}{hint}")
         return m.Lit(span, None)
 
@@ -196,7 +263,7 @@ class Resolver:
 
     def _check_attr(self, name: str, span: Span) -> None:
         if name not in self.sym.attributes:
-            self.error(span, f"no component has an attribute {name!r}{suggest(name, self.sym.attributes)}")
+            self.error(span, f"no component has an attribute {name!r}{self.suggest(name, self.sym.attributes)}")
 
     def _it_attr(self, node: ast.ItAttr, _scope: set[str], bound: Bindings) -> m.Expr:
         self._check_attr(node.attr, node.span)
@@ -222,6 +289,10 @@ class Resolver:
                 zone = self.zone(node, scope, bound)
                 return zone if zone is not None else m.ListLit(node.span, ())
             if name in self.sym.vars:
+                item = self.var_item(name, node.args, node.span, scope, bound)
+                if item is not None:  # an item of the list it holds, as nth() reads it
+                    return m.BuiltinCall(node.span, "nth", (m.VarRef(node.span, name, item[0]), item[1]),
+                                         needs_state=False)
                 args = self.var_args(name, node.args, node.span, scope, bound)
                 return m.VarRef(node.span, name, args) if args is not None else m.Lit(node.span, None)
         self.error(node.span, "only zones and variables can be indexed; use first(), last() or position() on lists")
@@ -250,7 +321,7 @@ class Resolver:
             if name in self.sym.procs:
                 self.error(span, f"{name!r} is a procedure; call it as a statement, not in an expression")
             else:
-                self.error(span, f"unknown function {name!r}{suggest(name, [*SIGNATURES, *self.sym.funcs])}")
+                self.error(span, f"unknown function {name!r}{self.suggest(name, SIGNATURES, self.sym.funcs)}")
             return m.Lit(span, None)
         if not sig.low <= len(args) <= sig.high:
             want = str(sig.low) if sig.low == sig.high else f"{sig.low} to {sig.high}"

@@ -8,15 +8,13 @@ from typing import TypeAlias
 
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.lang import ast
+from boardkit.lang.limits import MAX_NESTING
 from boardkit.lang.parse import parse
 from boardkit.source import SourceFile
 
 #: Finds the file an `extends` names, given the name and the extending file's name.
 Resolver: TypeAlias = Callable[[str, str], Path | None]
 
-# How deep blocks and expressions may nest: far beyond any real rule (the bundled games stay
-# under 16), and shallow enough that compiling them cannot exhaust Python's stack.
-MAX_NESTING = 50
 # How long a chain of `extends` may be before it counts as a cycle.
 MAX_EXTENDS = 8
 

@@ -71,9 +71,15 @@ class VarDef:
     """`var score[Player] = 0`: a variable family, one value per combination of its indexes."""
 
     name: str
-    dims: tuple[str, ...]
+    dims: tuple[str, ...]  # enum names, "Player", or ranges of numbers as "low..high"
     init: Expr
     span: Span
+
+
+def number_range(dim: str) -> range | None:
+    """The numbers a variable's index `low..high` stands for (both included); None for a name."""
+    low, sep, high = dim.partition("..")
+    return range(int(low), int(high) + 1) if sep else None
 
 
 @attrs.frozen
@@ -93,6 +99,8 @@ class OptionDef:
     default: Expr
     choices: Expr | None
     span: Span
+    #: The comment right above the declaration, shown to users choosing the option.
+    doc: str = ""
 
 
 @attrs.frozen
@@ -149,13 +157,18 @@ class SetLocal:
 
 @attrs.frozen
 class SetVar:
-    """`set score[p] += e` on a variable; `args` index it."""
+    """`set score[p] += e` on a variable; `args` index it.
+
+    `item`, when given, is the position (from 1) of the item of its list that is set:
+    `set heights[x] += 1`.
+    """
 
     span: Span
     var: str
     args: tuple[Expr, ...]
     op: str
     value: Expr
+    item: Expr | None = None
 
 
 @attrs.frozen

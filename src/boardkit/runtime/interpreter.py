@@ -232,6 +232,40 @@ class Interpreter:
             s.events = events
             s.probing = None
 
+    def check_options(self, s: State, options: list[Value], chooser: int) -> None:
+        """Plays every option to the next decision on the state, then puts it back.
+
+        The look-ahead runs only where a dead end may follow, so an offered option whose turn
+        meets a rule fault (a cell off the board, a bad index) is otherwise first seen when
+        played. Checking games call this so that the fault is raised, located, with the
+        option named, before the option is offered.
+
+        Raises:
+            RuleRuntimeError: playing an option met a rule fault or a dead end.
+        """
+        snap = s.snapshot()
+        events, s.events = s.events, _NO_EVENTS
+        failed: tuple[int, str, Span | None] | None = None
+        try:
+            for i, option in enumerate(options):
+                try:
+                    self.apply(s, option, chooser, None)
+                    self.run(s)
+                except RuleRuntimeError as exc:
+                    failed = (i, exc.message, exc.span)
+                except DeadEnd as exc:
+                    failed = (i, f"it leads to a dead end ({exc})", self.span(s))
+                finally:
+                    s.restore(snap)
+                if failed is not None:
+                    break
+        finally:
+            s.events = events
+        if failed is not None:
+            i, message, span = failed
+            msg = f"option {self.option_labels(s, options)[i]!r} is offered but fails when played: {message}"
+            raise RuleRuntimeError(msg, span)
+
     def _try(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int) -> bool:
         """Whether the turn can be completed after `option`.
 

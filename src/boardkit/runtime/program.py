@@ -51,6 +51,8 @@ class Option:
     name: str
     default: Any
     choices: tuple[Any, ...] | None = None
+    #: The comment above its declaration in the rules ("" if none).
+    doc: str = ""
 
 
 @attrs.define
@@ -157,7 +159,7 @@ class Program:
             if choices is not None and default not in choices:
                 msg = f"default {default!r} is not one of the choices {choices!r}"
                 raise RuleError([Diagnostic(opt.default.span, msg)], self.game.sources)
-            out[name] = Option(name, default, tuple(choices) if choices else None)
+            out[name] = Option(name, default, tuple(choices) if choices else None, opt.doc)
         return out
 
     def locate_fn(self, fn: Callable[..., Any]) -> Span | None:

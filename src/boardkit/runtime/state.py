@@ -12,6 +12,7 @@ import random
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, rule_fault
+from boardkit.model.defs import number_range
 from boardkit.runtime import grid
 from boardkit.runtime.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
 from boardkit.runtime.pieces import Piece, by_id, label_of
@@ -73,8 +74,9 @@ class Layout:
         self.zone_by_text = {key_text(k): i for i, k in enumerate(self.zone_keys)}
         self.var_keys: list[Key] = []
         for v in game.vars.values():
-            domains = [players if d == "Player" else list(game.enums[d].members) for d in v.dims]
-            for combo in itertools.product(*domains):
+            values: list[list[Any]] = [players if d == "Player" else list(number_range(d) or game.enums[d].members)
+                                       for d in v.dims]
+            for combo in itertools.product(*values):
                 self.var_keys.append((v.name, *combo) if combo else v.name)
         self.var_by_text = {key_text(k): k for k in self.var_keys}
 
@@ -257,6 +259,8 @@ class State:
     def set_var(self, key: Key, value: Value, op: str) -> None:
         """Sets a variable (`=`), or adds to it or takes from it (`+=`, `-=`)."""
         self.memo = {}
+        if key not in self.vars:  # an index outside the variable's: no new variable is made
+            raise KeyError(key)
         if op == "+=":
             value = add(self, self.vars[key], value)
         elif op == "-=":
@@ -266,6 +270,25 @@ class State:
         self.vars[key] = value
         if self.probing is None:  # look-ahead trials keep no events: skip making them
             self.events.append(VarSet(key_text(key), by_id(value)))
+
+    def set_item(self, key: Key, index: Value, value: Value, op: str) -> None:
+        """Sets the `index`-th item of a list variable (counting from 1, as `nth`), or adds to it.
+
+        Or takes from it. The variable gets a new list, so that snapshots keep the old one.
+        """
+        items = self.vars[key]
+        if not isinstance(items, list):
+            msg = f"set {key_text(key)}[{index!r:.20}]: the variable holds {label_of(items):.40}, not a list"
+            raise TypeError(msg)
+        if type(index) is not int or not 1 <= index <= len(items):
+            msg = f"set {key_text(key)}[{index!r:.20}]: no item {index!r:.20} in a list of {len(items)} "
+            msg += "(counting from 1)"
+            raise IndexError(msg)
+        old = items[index - 1]
+        new = add(self, old, value) if op == "+=" else old - value if op == "-=" else value
+        changed = list(items)
+        changed[index - 1] = new
+        self.set_var(key, changed, "=")
 
     def log(self, message: str, args: list[Value]) -> None:
         """Logs a message, followed by its values as players read them."""

@@ -17,9 +17,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from rich.console import Console
+from rich.console import Console, Group
+from rich.padding import Padding
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 import boardkit
 from boardkit._version import __version__
@@ -31,6 +33,8 @@ from boardkit.tools.simulate import AGENT_SEED_FACTOR, GameRecord, SimulationRes
 from boardkit.tools.web.command import add_serve_command
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from boardkit import Game, Move, Option, Ruleset
 
 __all__ = ["build_parser", "main", "parse_option_value"]
@@ -244,7 +248,7 @@ def load(reference: str) -> Ruleset:
 
 def _cmd_list(_args: argparse.Namespace) -> int:
     table = Table(title="bundled rulesets", title_justify="left")
-    for column in ("name", "title", "players", "options"):
+    for column in ("name", "title", "players", "options: name=default (choices)"):
         table.add_column(column)
     failed = False
     for name in boardkit.list_rulesets():
@@ -257,8 +261,8 @@ def _cmd_list(_args: argparse.Namespace) -> int:
             failed = True
             continue
         players = _player_range(rules.min_players, rules.max_players)
-        options = "\n".join(_describe_option(option) for option in rules.options.values())
-        table.add_row(rules.name, rules.title, players, options or "-")
+        options = Group(*(part for option in rules.options.values() for part in _describe_option(option)))
+        table.add_row(rules.name, rules.title, players, options if rules.options else "-")
     _stdout().print(table)
     return 1 if failed else 0
 
@@ -267,11 +271,12 @@ def _player_range(least: int, most: int) -> str:
     return str(least) if least == most else f"{least}-{most}"
 
 
-def _describe_option(option: Option) -> str:
+def _describe_option(option: Option) -> list[RenderableType]:
+    """`name=default (choices)`, then the comment above its declaration, indented."""
     text = f"{option.name}={_show(option.default)}"
     if option.choices:
         text += f" ({', '.join(_show(choice) for choice in option.choices)})"
-    return text
+    return [Text(text), Padding(Text(option.doc), (0, 0, 0, 2))] if option.doc else [Text(text)]
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
