@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import json
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,14 +100,19 @@ def add_commands(commands: Any, add_game_arguments: AddGameArguments, setup: Set
 
 @contextlib.contextmanager
 def kept_failures() -> Iterator[None]:
-    """Writes the position of a game that failed to a file the error message names, to replay it."""
+    """Writes the position of a game that failed to a file the error message names, to replay it.
+
+    The file goes to the temporary directory, not the working one, which a failed run must not litter.
+    """
     try:
         yield
     except SimulationError as exc:
         if exc.position is None:
             raise
-        path = Path(f"boardkit-failed-seed{exc.seed}.json")
-        path.write_text(exc.position, encoding="utf-8")
+        handle, name = tempfile.mkstemp(prefix=f"boardkit-failed-seed{exc.seed}-", suffix=".json")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(exc.position)
+        path = Path(name)
         msg = f"{exc}; its position is saved in {path} (load it with Ruleset.load_game)"
         raise SimulationError(msg, index=exc.index, seed=exc.seed, position=exc.position) from None
 
