@@ -62,7 +62,7 @@ def load_game(rules: Ruleset | str, *, players: int | None = None, options: dict
     """The OpenSpiel game of a ruleset (a name, a rule file's path or a `Ruleset`).
 
     The game is also registered with pyspiel under `game.get_type().short_name`, so that
-    `pyspiel.load_game` and `pyspiel.deserialize_game_and_state` find it. `rng_seed` seeds the
+    `pyspiel.load_game` finds it. `rng_seed` seeds the
     generator the deals are drawn from (None: from the operating system).
 
     Raises:
