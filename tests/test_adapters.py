@@ -266,6 +266,18 @@ def test_openspiel_information_states_recall_the_players_own_decisions() -> None
                 text = state.information_state_string(0)
                 assert seen.setdefault(text, state.history()) == state.history()
         assert len(seen) > 1
+    # Recall worked out late (by playing the game again) is the recall kept up to date move by move.
+    early = root.clone()
+    early.apply_action(0)
+    late = early.clone()
+    early.information_state_string(1)  # from here on, early keeps its recall move by move
+    rng = random.Random(4)
+    for _ in range(8):
+        action = rng.choice(early.legal_actions())
+        early.apply_action(action)
+        late.apply_action(action)
+        assert early.play.recall is not None and late.play.recall is None
+    assert [early.information_state_string(p) for p in (0, 1)] == [late.information_state_string(p) for p in (0, 1)]
 
 
 def test_openspiel_malformed_actions_are_illegal_moves() -> None:

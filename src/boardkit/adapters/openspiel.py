@@ -172,23 +172,28 @@ class BoardkitGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self.spaces, recall=bool(getattr(iig_obs_type, "perfect_recall", False)))
 
 
+# What each player recalls: the labels of their own decisions, and a digest of their views.
+_Recall = tuple[list[list[str]], list[str]]
+
+
 class _Play:
     """The boardkit game inside a state, dealt when first needed, with what each player recalls.
 
-    `mine[p]` holds the labels of p's own decisions, `seen[p]` a digest of every view p had
-    before a decision. pyspiel copies a state's attributes with `copy.deepcopy` to clone it and
-    pickles them to serialize it: this clones the game, and pickles as the game's JSON.
+    `recall` holds, for each player p, the labels of p's own decisions and a digest of every view
+    p had before a decision. It is worked out (by playing the game again) only when an
+    information state is first asked for, and kept up to date from then on: play that never asks
+    pays nothing for it. pyspiel copies a state's attributes with `copy.deepcopy` to clone it
+    and pickles them to serialize it: this clones the game, and pickles as the game's JSON.
     """
 
-    __slots__ = ("_game", "mine", "seed", "seen", "short_name")
+    __slots__ = ("_game", "recall", "seed", "short_name")
 
     def __init__(self, short_name: str, seed: int | None, game: Game | None = None,
-                 recall: tuple[list[list[str]], list[str]] | None = None) -> None:
+                 recall: _Recall | None = None) -> None:
         self.short_name = short_name
         self.seed = seed  # None before the deal
         self._game = game
-        players = _REGISTERED[short_name][0].players
-        self.mine, self.seen = recall or ([[] for _ in range(players)], [""] * players)
+        self.recall = recall  # None: not worked out yet
 
     @property
     def game(self) -> Game | None:
@@ -197,32 +202,50 @@ class _Play:
             self._game = spaces.rules.new_game(players=spaces.players, seed=self.seed, options=spaces.options)
         return self._game
 
-    def recall(self, views: list[str], player: int, label: str) -> None:
-        """Remembers the views before a decision, and the decision for the player who made it."""
+    def recalled(self, bk: Game) -> _Recall:
+        """What each player recalls of `bk`, the game played from the start again the first time."""
+        if self.recall is None:
+            spaces = _REGISTERED[self.short_name][0]
+            again = spaces.rules.new_game(players=spaces.players, seed=bk.seed, options=spaces.options)
+            self.recall = [[] for _ in range(bk.players)], [""] * bk.players
+            for label in bk.history:
+                views, player = _views(again), int(again.to_move or 0)
+                again.play(label)
+                self.remember(views, player, label)
+        return self.recall
+
+    def remember(self, views: list[str] | None, player: int, label: str) -> None:
+        """Adds the views before a decision, and the decision for the player who made it, if recalled."""
+        if self.recall is None or views is None:
+            return
+        mine, seen = self.recall
         for p, text in enumerate(views):
-            self.seen[p] = hashlib.sha256(f"{self.seen[p]}\n{text}".encode()).hexdigest()
-        self.mine[player].append(label)
+            seen[p] = hashlib.sha256(f"{seen[p]}\n{text}".encode()).hexdigest()
+        mine[player].append(label)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
-        return _Play(self.short_name, self.seed, self._game.clone() if self._game is not None else None,
-                     ([list(m) for m in self.mine], list(self.seen)))
+        recall = None if self.recall is None else ([list(m) for m in self.recall[0]], list(self.recall[1]))
+        return _Play(self.short_name, self.seed, self._game.clone() if self._game is not None else None, recall)
 
     def __reduce__(self) -> tuple[Any, ...]:
         game = self.game
-        return _load_play, (self.short_name, self.seed, game.to_json() if game is not None else "",
-                            self.mine, self.seen)
+        return _load_play, (self.short_name, self.seed, game.to_json() if game is not None else "", self.recall)
 
 
-def _load_play(short_name: str, seed: int | None, text: str, mine: list[list[str]], seen: list[str]) -> _Play:
+def _load_play(short_name: str, seed: int | None, text: str, recall: _Recall | None) -> _Play:
     """A `_Play` from its pickled form."""
     game = _REGISTERED[short_name][0].rules.load_game(text) if text else None
-    return _Play(short_name, seed, game, (mine, seen))
+    return _Play(short_name, seed, game, recall)
 
 
 def _load_state(game: BoardkitGame, text: str) -> BoardkitState:
     """A state from its pickled form."""
     state: BoardkitState = game.deserialize_state(text)
     return state
+
+
+def _views(bk: Game) -> list[str]:
+    return [_view_text(bk, p) for p in range(bk.players)]
 
 
 def _view_text(bk: Game, player: int) -> str:
@@ -307,9 +330,9 @@ class BoardkitState(pyspiel.State):  # type: ignore[misc]
             msg = f"the game is over; action {action!r:.40} cannot be played"
             raise IllegalMove(msg)
         player = int(bk.to_move or 0)
-        views = [_view_text(bk, p) for p in range(bk.players)]
+        views = _views(bk) if self.play.recall is not None else None
         bk.apply_action(self._spiel().spaces.actions.move_index(bk, action))
-        self.play.recall(views, player, bk.history[-1])
+        self.play.remember(views, player, bk.history[-1])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -355,5 +378,6 @@ class Observer:
         view.pop("legal_moves", None)
         view["decisions"] = len(bk.history)
         if self.recall:
-            view = {"now": view, "mine": state.play.mine[player], "seen": state.play.seen[player]}
+            mine, seen = state.play.recalled(bk)
+            view = {"now": view, "mine": mine[player], "seen": seen[player]}
         return json.dumps(view, sort_keys=True, default=str)
