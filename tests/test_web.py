@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -19,10 +20,11 @@ with warnings.catch_warnings():  # this starlette would rather drive httpx2; htt
     from starlette.testclient import TestClient
 
 import boardkit
-from boardkit.tools.cli import main
-from boardkit.tools.simulate import simulate
+from boardkit.tools.cli import load, main
+from boardkit.tools.simulate import AGENT_SEED_FACTOR, simulate
 from boardkit.tools.web.app import create_app
-from boardkit.tools.web.table import Table
+from boardkit.tools.web.command import build_table
+from boardkit.tools.web.table import SEED_BELOW, Table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -168,7 +170,7 @@ def test_refusals_are_4xx_with_the_library_message() -> None:
     assert table.game.history == []
 
 
-def test_a_move_lets_agents_play_and_undo_takes_it_back() -> None:
+def test_a_move_lets_agents_play_and_the_host_alone_undoes() -> None:
     table, client = _table("mandala", ["human", "random"], seed=2)
     token = table.seat_tokens[0]
     state = _get(client, token)
@@ -180,7 +182,13 @@ def test_a_move_lets_agents_play_and_undo_takes_it_back() -> None:
     before = len(table.game.history)
     agent_moves = [e for e in table.game.events if type(e).__name__ == "Chose" and e.player == 1]
     assert agent_moves, "the random seat played"
-    undone = _post(client, "/api/undo", token, {"version": state["version"]}).json()
+    # A seat may not undo: it would take back others' decisions and see a draw made again.
+    history = list(table.game.history)
+    refused = _post(client, "/api/undo", token, {"version": state["version"]})
+    assert refused.status_code == 403
+    assert refused.json()["error"] == "only the table's host may undo decisions; seat 0 may not"
+    assert table.game.history == history
+    undone = _post(client, "/api/undo", table.host_token, {"version": state["version"]}).json()
     assert undone["to_move"] == 0
     assert undone["decisions"] < before
     assert undone["moves"]
@@ -276,3 +284,143 @@ def test_the_host_starts_a_new_game_of_other_rules() -> None:
     refused = _post(client, "/api/new", table.host_token, {"version": state["version"], "ruleset": "nonesuch"})
     assert refused.status_code == 400
     assert "no bundled ruleset 'nonesuch'" in refused.json()["error"]
+
+
+def _keys(data: object) -> set[str]:
+    """Every key of every JSON object in `data`, however deep."""
+    if isinstance(data, dict):
+        return set(data).union(*(_keys(v) for v in data.values()))
+    if isinstance(data, list):
+        return set().union(*(_keys(v) for v in data))
+    return set()
+
+
+@pytest.mark.parametrize("name", ["chakra", "ananda", "meenakshi", str(ROOT / "examples" / "go_fish.bk")])
+def test_no_seat_is_sent_the_seed(name: str) -> None:
+    # With the seed a seat would deal the game again and read every hidden zone and the deck.
+    seed = 918_273_645
+    table, client = _table(name, ["human", "random", "human"], seed=seed)
+    secrets_ = {str(seed), *(str(seed * AGENT_SEED_FACTOR + p) for p in range(3))}
+    assert _get(client, table.host_token)["seed"] == seed  # the host sees it
+    rng = random.Random(1)
+    answers = 0
+    for _ in range(6):
+        for seat in (0, 2):
+            token = table.seat_tokens[seat]
+            state = _get(client, token)
+            version = state["version"]
+            responses = [
+                client.get("/api/state", headers={"X-Token": token}),
+                client.get("/api/save", headers={"X-Token": token}),
+                _post(client, "/api/load", token, table.game.to_json()),
+                _post(client, "/api/replay", token, {}),
+                _post(client, "/api/replay/step", token, {"step": 0}),
+                _post(client, "/api/undo", token, {"version": version}),
+                _post(client, "/api/new", token, {"version": version}),
+                _post(client, "/api/agent", token, {"version": version}),
+                _post(client, "/api/move", token, {"version": version - 1, "move": "x"}),
+                _post(client, "/api/move", token, {"version": version, "move": "no such move"}),
+            ]
+            for response in responses:
+                text = response.text
+                assert not any(s in text for s in secrets_), (name, response.request.url, text[:200])
+                assert "seed" not in _keys(response.json()), (name, response.request.url)
+                answers += 1
+            if state["moves"]:
+                moved = _post(client, "/api/move", token, {"version": version, "move": rng.choice(state["moves"])})
+                assert moved.status_code == 200, moved.text
+    assert answers == 6 * 2 * 10
+
+
+def test_a_table_without_a_seed_gets_a_fresh_one(capsys: pytest.CaptureFixture[str]) -> None:
+    args = argparse.Namespace(ruleset="mandala", seats="human,random", players=None, seed=None, option=[],
+                              watch=False)
+    seeds = {build_table(args, load).seed for _ in range(3)}
+    assert len(seeds) == 3  # not 0, nor any other fixed seed
+    assert all(0 <= s < SEED_BELOW for s in seeds)
+    assert build_table(argparse.Namespace(**{**vars(args), "seed": 7}), load).seed == 7
+    table, client = _table("mandala", ["human", "random"])
+    first = table.seed
+    state = _post(client, "/api/new", table.host_token, {"version": table.version}).json()
+    assert state["seed"] not in {first, 0}  # a new game without a seed is dealt afresh too
+    assert main(["serve", "--help"]) == 0
+    assert "a fresh random one" in capsys.readouterr().out
+
+
+def test_unreadable_and_oversized_bodies_are_4xx() -> None:
+    # The test client raises whatever the app does not answer itself, so a 500 fails here.
+    table, client = _table("ananda", ["human", "human"])
+    seat, host = table.seat_tokens[0], table.host_token
+    version = table.version
+    cases = [
+        (seat, "/api/move", b"[" * 100_000, 400, "malformed JSON"),
+        (seat, "/api/move", b'{"a":' * 100_000, 400, "malformed JSON"),
+        (seat, "/api/move", b'{"version": ' + b"9" * 5000 + b"}", 400, "malformed JSON"),
+        (seat, "/api/new", b'{"version": ' + b"9" * 5000 + b"}", 400, "malformed JSON"),
+        (seat, "/api/move", b"\xff\xfe\x00", 400, "not UTF-8"),
+        (seat, "/api/move", json.dumps({"version": version, "move": "a" * (1 << 20)}).encode(), 413, "over 1 MB"),
+        (host, "/api/load", '{"format_version": 1}'.encode("utf-16"), 400, "not UTF-8"),
+        (host, "/api/load", b"[" * 100_000, 400, "malformed JSON"),
+        (host, "/api/load", b'{"a": ' + b"[" * 100_000 + b"}", 400, "malformed JSON"),
+        (host, "/api/load", b" " * (8 << 20) + b"{}", 413, "over 8 MB"),
+    ]
+    for token, path, body, status, message in cases:
+        response = _post(client, path, token, body)
+        assert response.status_code == status, (path, body[:20], response.text[:200])
+        assert message in response.json()["error"]
+    assert table.version == version
+    assert table.game.history == []
+    # The table's own load refuses such text as a bad save, whoever calls it.
+    for text in ("[" * 100_000, '{"version": ' + "9" * 5000 + "}"):
+        with pytest.raises(boardkit.StateError, match="not JSON"):
+            table.load(None, text)
+
+
+def test_the_host_switches_only_to_bundled_rules_and_bk_files(tmp_path: Path) -> None:
+    asked: list[str] = []
+
+    def loader(reference: str) -> boardkit.Ruleset:
+        asked.append(reference)
+        return load(reference)
+
+    table = Table(boardkit.load_ruleset("mandala"), seats=["human", "random"], seed=1, loader=loader)
+    client = TestClient(create_app(table))
+    host = table.host_token
+    rules_text = (ROOT / "benchmarks" / "connect_four.bk").read_text(encoding="utf-8")
+    (tmp_path / "c4.txt").write_text(rules_text, encoding="utf-8")
+    (tmp_path / "dir.bk").mkdir()
+    (tmp_path / "c4.bk").write_text(rules_text, encoding="utf-8")
+    refused = [("/etc/passwd", 400, "no rule file '/etc/passwd'"), (str(tmp_path / "c4.txt"), 400, "ends in .bk"),
+               ("nonesuch", 400, "no bundled ruleset 'nonesuch'"), (str(tmp_path), 400, "no rule file"),
+               (str(tmp_path / "missing.bk"), 404, "no rule file"), (str(tmp_path / "dir.bk"), 404, "no rule file"),
+               ("a\0b.bk", 404, "no rule file")]
+    for ruleset, status, message in refused:
+        response = _post(client, "/api/new", host, {"version": table.version, "ruleset": ruleset})
+        assert response.status_code == status, (ruleset, response.text)
+        assert message in response.json()["error"]
+        assert "root:" not in response.text
+    assert asked == []  # none of them was read
+    assert table.rules.name == "mandala"
+    state = _post(client, "/api/new", host, {"version": table.version, "ruleset": str(tmp_path / "c4.bk")}).json()
+    assert state["title"] == "Connect Four"
+    state = _post(client, "/api/new", host, {"version": table.version, "ruleset": "ananda"}).json()
+    assert state["ruleset"] == "ananda"
+    assert asked == [str(tmp_path / "c4.bk"), "ananda"]
+
+
+def test_watch_survives_the_rule_file_being_deleted(tmp_path: Path) -> None:
+    path = tmp_path / "c4.bk"
+    shutil.copy(ROOT / "benchmarks" / "connect_four.bk", path)
+    table = Table(load(str(path)), seats=["human", "human"], seed=1, watch=True, loader=load)
+    client = TestClient(create_app(table))
+    state = _get(client, table.seat_tokens[0])
+    _post(client, "/api/move", table.seat_tokens[0], {"version": state["version"], "move": state["moves"][0]})
+    path.unlink()
+    state = _get(client, table.seat_tokens[0])
+    assert "no rule file" in state["rule_error"]
+    assert state["decisions"] == 1
+    shutil.copy(ROOT / "benchmarks" / "connect_four.bk", path)
+    os.utime(path, (3, 3))
+    state = _get(client, table.seat_tokens[0])
+    assert state["rule_error"] is None
+    assert state["decisions"] == 1

@@ -95,8 +95,14 @@ def test_a_whole_game_by_clicks(browser: sync_api.Browser, artifacts: Path, name
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
+        requests: list[str] = []
+        page.on("request", lambda r: requests.append(r.url))
         page.goto(f"{url}?token={table.seat_tokens[0]}")
         page.wait_for_selector("#choices button")
+        # A seat has no undo, by button or key, and is not shown a seed.
+        assert not page.locator("#undo").is_visible()
+        assert "seed" not in page.inner_text("#status")
+        page.keyboard.press("u")
         # Keyboard only: Tab to the first choice and press Enter.
         version = page.evaluate("document.body.dataset.version")
         for _ in range(30):
@@ -119,6 +125,7 @@ def test_a_whole_game_by_clicks(browser: sync_api.Browser, artifacts: Path, name
         page.close()
     assert table.game.is_over
     assert errors == []
+    assert not [r for r in requests if "/api/undo" in r]
     assert ways.get("button")
     assert ways.get("key")
     assert ways.get("piece", 0) + ways.get("cells", 0) > 0, ways  # pieces or cells were clicked to choose
@@ -138,6 +145,8 @@ def test_the_host_replays_by_keys_and_sees_rule_errors(browser: sync_api.Browser
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{url}?token={table.host_token}")
         page.wait_for_selector("#choices button")
+        assert page.locator("#undo").is_visible()
+        assert re.search(r"seed \d+", page.inner_text("#status"))
         # Columns are numbers, not discs: no disc on the table is offered as a move.
         assert page.locator("#zones .piece.choosable").count() == 0
         page.click("#replay")

@@ -2,7 +2,8 @@
 
 Every request names its seat by a token (header ``X-Token``). Refusals are 4xx answers whose
 ``error`` is the library's message: 400 for a request that is not what the API takes, 403 for
-a token or seat that may not act, 409 for a stale request or a move the game refuses.
+a token or seat that may not act, 404 for a rule file that is not there, 409 for a stale request
+or a move the game refuses, 413 for a body over the size a request may have.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from boardkit.errors import BoardkitError, IllegalMove, RuleError, StateError
-from boardkit.tools.web.table import AccessError, StaleError, Table
+from boardkit.tools.web.table import AccessError, MissingError, StaleError, Table
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -35,6 +36,7 @@ STATIC = Path(str(resources.files("boardkit.tools.web") / "static"))
 
 _STATUS: list[tuple[type[BaseException], int]] = [
     (AccessError, 403),
+    (MissingError, 404),
     (StaleError, 409),
     (IllegalMove, 409),
     (RuleError, 422),
@@ -43,8 +45,23 @@ _STATUS: list[tuple[type[BaseException], int]] = [
 ]
 
 
+BODY_BYTES = 1 << 20
+"""The largest body of a request (a move is a few dozen bytes)."""
+
+LOAD_BYTES = 8 << 20
+"""The largest body of a load: a saved game or simulation record."""
+
+
 class BadRequest(Exception):  # noqa: N818 - named after the answer it becomes
     """A request body the API cannot read."""
+
+    status = 400
+
+
+class TooLarge(BadRequest):
+    """A request body over the size its endpoint takes."""
+
+    status = 413
 
 
 Handler: TypeAlias = Callable[["Request", int | None, dict[str, Any]], Awaitable[Response]]
@@ -56,15 +73,15 @@ class _Api:
     def __init__(self, table: Table) -> None:
         self.table = table
 
-    def endpoint(self, handler: Handler) -> Callable[[Request], Awaitable[Response]]:
-        """Wraps a handler: the token's role, the JSON body, and refusals as 4xx answers."""
+    def endpoint(self, handler: Handler, limit: int = BODY_BYTES) -> Callable[[Request], Awaitable[Response]]:
+        """Wraps a handler: the token's role, the JSON body (of at most `limit` bytes), and refusals as 4xx answers."""
         async def run(request: Request) -> Response:
             try:
                 role = self.table.role(request.headers.get("x-token") or request.query_params.get("token"))
-                body = await _body(request) if request.method == "POST" else {}
+                body = await _body(request, limit) if request.method == "POST" else {}
                 return await handler(request, role, body)
             except BadRequest as exc:
-                return _refusal(str(exc), 400)
+                return _refusal(str(exc), exc.status)
             except BoardkitError as exc:
                 status = next(code for kind, code in _STATUS if isinstance(exc, kind))
                 return _refusal(str(exc), status)
@@ -93,7 +110,7 @@ class _Api:
 
     async def load(self, request: Request, role: int | None, _body: dict[str, Any]) -> Response:
         """Opens the saved game or simulation record in the body as a replay."""
-        text = (await request.body()).decode("utf-8")  # _body has read it as JSON already
+        text: str = request.state.text  # _body has read it as JSON already
         await run_in_threadpool(self.table.load, role, text)
         return await self.state(request, role, {})
 
@@ -119,20 +136,36 @@ def create_app(table: Table) -> Starlette:
         Route("/", _page),
         Route("/api/state", api.endpoint(api.state)),
         Route("/api/save", api.endpoint(api.save)),
-        Route("/api/load", api.endpoint(api.load), methods=post),
+        Route("/api/load", api.endpoint(api.load, LOAD_BYTES), methods=post),
         *(Route(f"/api/{path}", api.endpoint(api.action(act)), methods=post) for path, act in actions.items()),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """The JSON object a POST carries; anything else is a BadRequest saying what is wrong."""
-    raw = await request.body()
+async def _body(request: Request, limit: int) -> dict[str, Any]:
+    """The JSON object a POST carries; anything else is a BadRequest saying what is wrong.
+
+    Its text is kept as ``request.state.text``. The body is read up to `limit` bytes, so
+    that no client makes the server hold more.
+    """
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise TooLarge(_too_large(limit))
+        chunks.append(chunk)
     try:
-        data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        msg = f"malformed JSON: {exc}"
+        text = b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        msg = f"the request body is not UTF-8 text: {exc}"
+        raise BadRequest(msg) from None
+    request.state.text = text
+    try:
+        data = json.loads(text or "{}")
+    except (ValueError, RecursionError) as exc:  # bad JSON, nested too deep, a number too long to convert
+        msg = f"malformed JSON: {str(exc)[:200]}"
         raise BadRequest(msg) from None
     if not isinstance(data, dict):
         msg = f"the request body is a JSON object, not {type(data).__name__}"
@@ -146,6 +179,10 @@ def _int(text: str, what: str) -> int:
     except ValueError:
         msg = f"{what} is 'all' or a seat number, not {text!r:.40}"
         raise BadRequest(msg) from None
+
+
+def _too_large(limit: int) -> str:
+    return f"the request body is over {limit // (1 << 20)} MB, the most this request takes"
 
 
 def _refusal(message: str, status: int) -> JSONResponse:

@@ -28,7 +28,8 @@ def add_serve_command(commands: Any, *, load: Callable[[str], Ruleset]) -> None:
     serve.add_argument("ruleset", nargs="?", default=None, metavar="NAME|FILE",
                        help="a bundled name or a .bk file (default: the first bundled ruleset)")
     serve.add_argument("--players", "-p", type=int, help="player count (default: one per --seats entry)")
-    serve.add_argument("--seed", "-s", type=int, default=0, help="seed of the first game (default 0)")
+    serve.add_argument("--seed", "-s", type=int, default=None,
+                       help="seed of the first game (default: a fresh random one, which only the host's page shows)")
     serve.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                        help="set a ruleset option; repeat for several")
     serve.add_argument("--seats", default="human,random",

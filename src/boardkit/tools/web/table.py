@@ -54,6 +54,14 @@ _TOLD_APART = re.compile(r"( from \S+)?( #\d+)?$")
 AGENT_MOVES = 20000
 """The most agent moves one request plays: a game that agents never end stops there."""
 
+SEED_BELOW = 10**15
+"""Fresh seeds are drawn below this: unguessable, yet exact as a number in the page's JavaScript."""
+
+
+def fresh_seed() -> int:
+    """A seed nobody can guess: a seat that knew it could rebuild every hidden zone."""
+    return secrets.randbelow(SEED_BELOW)
+
 
 class AccessError(BoardkitError):
     """A request the table refuses: an unknown token, or a seat acting for another."""
@@ -61,6 +69,10 @@ class AccessError(BoardkitError):
 
 class StaleError(BoardkitError):
     """A request made for a version of the game that has since moved on."""
+
+
+class MissingError(BoardkitError):
+    """A rule file the table was asked to load that is not there (or cannot be read)."""
 
 
 class Replay:
@@ -93,10 +105,11 @@ class Table:
     one, so that a click made on an old board is not played on a new one.
     """
 
-    def __init__(self, rules: Ruleset, *, seats: list[str], seed: int = 0, options: dict[str, Any] | None = None,
-                 watch: bool = False, loader: Callable[[str], Ruleset] | None = None) -> None:
+    def __init__(self, rules: Ruleset, *, seats: list[str], seed: int | None = None,
+                 options: dict[str, Any] | None = None, watch: bool = False,
+                 loader: Callable[[str], Ruleset] | None = None) -> None:
         self.rules = rules
-        self.seed = seed
+        self.seed = fresh_seed() if seed is None else seed
         self.watch = watch
         self._loader = loader
         self._seats = list(seats)
@@ -106,7 +119,7 @@ class Table:
         self.rule_error: str | None = None
         self.notice: str | None = None
         self.replay: Replay | None = None
-        self.game = self._new_game(len(seats), seed, options)
+        self.game = self._new_game(len(seats), self.seed, options)
         self.seat_tokens = [secrets.token_urlsafe(12) for _ in seats]
         self._agents = self._make_agents()
         self._stamps = self._rule_stamps()
@@ -201,19 +214,23 @@ class Table:
             game.apply_action(self._agents[decider].act(game))
 
     def undo(self, role: int | None, version: object) -> None:
-        """Takes back decisions until a human seat (the asking seat, for a seat) decides again."""
+        """Takes back decisions until a human seat decides again: the host's alone.
+
+        A seat may not: it would take back other seats' decisions, and a draw it has seen
+        would be drawn again from the same deck order, telling it what the deck holds.
+        """
         with self._lock:
+            self._host_only(role, "undo decisions")
             self._fresh(version)
             game = self.game
-            wanted = {role} if role is not None else {p for p, kind in enumerate(self._seats) if kind == HUMAN}
+            wanted = {p for p, kind in enumerate(self._seats) if kind == HUMAN}
             if not wanted:  # agents only: one decision at a time
                 game.undo()
                 self._changed()
                 return
             made = [e.player for e in game.events if isinstance(e, Chose)]
             if not wanted.intersection(made):
-                who = f"seat {role}" if role is not None else "a human seat"
-                msg = f"nothing to undo: {who} has made no decision yet"
+                msg = "nothing to undo: no human seat has made a decision yet"
                 raise IllegalMove(msg)
             game.undo()
             while game.to_move not in wanted:
@@ -222,7 +239,11 @@ class Table:
             self._changed()
 
     def new_game(self, role: int | None, version: object, *, seed: object = None, ruleset: object = None) -> None:
-        """Starts again, with another seed or another ruleset (the host's choice)."""
+        """Starts again, with the seed given (else a fresh one) and perhaps another ruleset.
+
+        `ruleset` is a bundled name or a path ending in ``.bk``; anything else is refused
+        unread, so that the host's page cannot have the server parse (and quote) other files.
+        """
         with self._lock:
             self._host_only(role, "start a new game")
             self._fresh(version)
@@ -230,23 +251,47 @@ class Table:
                 msg = f"the seed must be an integer, not {seed!r:.40}"
                 raise OptionError(msg)
             if ruleset is not None:
-                if self._loader is None or not isinstance(ruleset, str):
-                    msg = f"this table cannot switch to the ruleset {ruleset!r:.60}"
-                    raise OptionError(msg)
-                rules = self._loader(ruleset)
+                rules = self._load(self._switchable(ruleset))
                 players = min(max(len(self._seats), rules.min_players), rules.max_players)
                 self.rules = rules
                 self._seats = (self._seats + ["random"] * players)[:players]
                 self.seat_tokens = (self.seat_tokens + [secrets.token_urlsafe(12) for _ in range(players)])[:players]
                 self._stamps = self._rule_stamps()
                 self.rule_error = None
-            self.seed = self.seed if seed is None else seed
+            self.seed = fresh_seed() if seed is None else seed
             self.game = self._new_game(len(self._seats), self.seed, None if ruleset is not None else self.game.options)
             self._agents = self._make_agents()
             self.replay = None
             self.notice = None
             self._changed()
             self._agents_play()
+
+    def _switchable(self, ruleset: object) -> str:
+        """`ruleset` if the host may switch to it: a bundled name or a ``.bk`` path."""
+        if not isinstance(ruleset, str):
+            msg = f"a ruleset is named by a string, not {ruleset!r:.60}"
+            raise OptionError(msg)
+        bundled = list_rulesets()
+        if ruleset not in bundled and not ruleset.endswith(".bk"):
+            what = "rule file" if "/" in ruleset or "\\" in ruleset else "bundled ruleset"
+            msg = (f"no {what} {ruleset!r:.60}: a table switches to a bundled ruleset"
+                   f" ({', '.join(bundled)}) or a rule file whose name ends in .bk")
+            raise OptionError(msg)
+        return ruleset
+
+    def _load(self, reference: str) -> Ruleset:
+        """The rules at `reference` (a bundled name or a rule file), by the table's loader."""
+        if self._loader is None:
+            msg = f"this table cannot switch to the ruleset {reference!r:.60}"
+            raise OptionError(msg)
+        if reference not in list_rulesets() and ("\0" in reference or not Path(reference).is_file()):
+            msg = f"no rule file {reference!r:.200} on the server"
+            raise MissingError(msg)
+        try:
+            return self._loader(reference)
+        except OSError as exc:  # gone or unreadable since the check above
+            msg = f"cannot read the rule file {reference!r:.200}: {exc.strerror}"
+            raise MissingError(msg) from None
 
     # Saves and replays.
     def save(self, role: int | None) -> str:
@@ -265,7 +310,7 @@ class Table:
             self._host_only(role, "load a game")
             try:
                 data = json.loads(text)
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            except (ValueError, RecursionError) as exc:  # bad JSON, bad text, too deep, too long a number
                 msg = f"not JSON: {exc}"
                 raise StateError(msg) from None
             if isinstance(data, dict) and ("agent_seed" in data or "games" in data):
@@ -369,9 +414,13 @@ class Table:
                 return
             self._stamps = stamps
             try:
-                rules = self._loader(self.rules.source_path)
+                rules = self._load(self.rules.source_path)
             except RuleError as exc:
                 self.rule_error = str(exc)
+                self._changed()
+                return
+            except MissingError as exc:  # deleted, or being replaced: the next change of the file reloads it
+                self.rule_error = f"{exc}; the game stays on the rules it has"
                 self._changed()
                 return
             self.rule_error = None
@@ -419,7 +468,6 @@ class Table:
                 "seat": role,
                 "viewpoint": viewpoint,
                 "seats": self.seats,
-                "seed": game.seed,
                 "watch": self.watch,
                 "rule_error": self.rule_error,
                 "notice": self.notice,
@@ -430,7 +478,8 @@ class Table:
             human = live and decider is not None and self._seats[decider] == HUMAN
             if not human:
                 data["moves"], data["prompt"], data["targets"] = [], None, {}
-            if role is None:
+            if role is None:  # the seed, from which every hidden zone follows, is the host's alone
+                data["seed"] = game.seed
                 data["rulesets"] = list_rulesets()
                 data["agents_to_play"] = live and decider is not None and not human
                 if replay is not None:

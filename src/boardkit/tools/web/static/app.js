@@ -281,9 +281,10 @@ function drawControls(data) {
   $("title").textContent = `${data.title} (${data.ruleset})`;
   document.title = `${data.title} · boardkit`;
   const over = data.is_over ? `over: ${data.end_reason}` : `turn ${data.turn}, player ${data.to_move} to move`;
-  $("status").textContent = `${who} · seed ${data.seed} · ${data.decisions} decisions · ${over}`;
-  $("undo").disabled = Boolean(data.replay);
+  const seed = data.role === "host" ? ` · seed ${data.seed}` : "";  // a seat is never sent the seed
+  $("status").textContent = `${who}${seed} · ${data.decisions} decisions · ${over}`;
   if (data.role === "host") {
+    $("undo").disabled = Boolean(data.replay);
     const select = $("view");
     const options = ["all", ...Array.from({ length: data.players }, (_, p) => String(p))];
     const seatName = (o) => `seat ${o}` + (data.seats[o] ? ` (${data.seats[o]})` : "");
@@ -297,7 +298,6 @@ function drawControls(data) {
       rules.replaceChildren(...names.map((r) => el("option", { value: r, text: r })));
     }
     if (document.activeElement !== rules) rules.value = data.ruleset;
-    if (document.activeElement !== $("seed")) $("seed").value = data.seed;
     $("agent").disabled = $("agent-end").disabled = !data.agents_to_play;
     $("replaybar").hidden = !data.replay;
     if (data.replay) {
@@ -369,7 +369,7 @@ function wire() {
     } else if (e.key === "Escape" && selection.length) {
       selection = [];
       render(state);
-    } else if (e.key === "u" && !state.replay) {
+    } else if (e.key === "u" && state.role === "host" && !state.replay) {
       send("/api/undo");
     } else if (state.replay && (e.key === "ArrowRight" || e.key === "ArrowLeft")) {
       e.preventDefault();
