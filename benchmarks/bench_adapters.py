@@ -67,13 +67,13 @@ def pettingzoo(name: str, seed: int, cap: int) -> int:
 
 def openspiel(name: str, seed: int, cap: int) -> int:
     """Random play through the pyspiel game: each decision reads the observation tensor."""
-    game = _MADE.get(("os", name, cap)) or _MADE.setdefault(("os", name, cap), load_game(name, players=2, max_moves=cap))
+    game = _MADE.get(("os", name, cap)) or _MADE.setdefault(("os", name, cap), load_game(name, players=2, max_moves=cap, rng_seed=0))
     state = game.new_initial_state()
     rng = random.Random(seed)
     n = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            state.apply_action(seed % game.max_chance_outcomes())
+            state.apply_action(0)  # sampled chance: the game's generator draws the deal
             continue
         state.observation_tensor()
         state.apply_action(rng.choice(state.legal_actions()))

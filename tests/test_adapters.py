@@ -190,7 +190,118 @@ def test_openspiel_random_simulation(name: str) -> None:
     pyspiel = pytest.importorskip("pyspiel")
     from boardkit.adapters.openspiel import load_game  # noqa: PLC0415
 
-    pyspiel.random_sim_test(load_game(name, max_moves=15), num_sims=1, serialize=True, verbose=False)
+    game = load_game(name, max_moves=15, rng_seed=1)
+    # pyspiel cannot serialize a sampled-chance Python game (test_openspiel_states_round_trip does).
+    serialize = game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    pyspiel.random_sim_test(game, num_sims=1, serialize=serialize, verbose=False)
+
+
+@pytest.mark.parametrize("name", RULESETS, ids=IDS)
+def test_openspiel_states_round_trip(name: str) -> None:
+    pytest.importorskip("pyspiel")
+    import pickle  # noqa: PLC0415
+
+    from boardkit.adapters.openspiel import load_game  # noqa: PLC0415
+
+    game = load_game(name, max_moves=12, rng_seed=2)
+    state = game.new_initial_state()
+    rng = random.Random(2)
+    while True:
+        for again in (game.deserialize_state(state.serialize()), pickle.loads(pickle.dumps(state))):  # noqa: S301
+            assert str(again) == str(state)
+            assert again.history() == state.history()
+            assert again.legal_actions() == state.legal_actions()
+            if not state.is_chance_node():
+                assert again.information_state_string(0) == state.information_state_string(0)
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_openspiel_chance_is_sampled_among_seeds_nobody_can_enumerate() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    from boardkit.adapters.openspiel import SEED_SPACE, load_game  # noqa: PLC0415
+
+    for name in ("mandala", str(ROOT / "examples" / "go_fish.bk")):
+        game = load_game(name, players=2, rng_seed=5)
+        assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+        assert game.max_chance_outcomes() == 1
+        root = game.new_initial_state()
+        assert root.chance_outcomes() == [(0, 1.0)]
+        seeds = []
+        for _ in range(6):
+            state = root.clone()
+            state.apply_action(0)
+            seed = state.play.seed
+            seeds.append(seed)
+            for player in (0, 1):
+                assert str(seed) not in state.information_state_string(player)
+                assert str(seed) not in state.observation_string(player)
+        assert len(set(seeds)) == len(seeds)
+        assert max(seeds) > 2**40
+        assert all(0 <= s < SEED_SPACE for s in seeds)
+        # The same rng_seed draws the same deals.
+        again = load_game(name, players=2, rng_seed=5).new_initial_state()
+        again.apply_action(0)
+        assert again.play.seed == seeds[0]
+
+
+def test_openspiel_information_states_recall_the_players_own_decisions() -> None:
+    pytest.importorskip("pyspiel")
+    from boardkit.adapters.openspiel import load_game  # noqa: PLC0415
+
+    game = load_game(str(ROOT / "examples" / "go_fish.bk"), players=2, rng_seed=0)
+    root = game.new_initial_state()
+    for _ in range(10):
+        dealt = root.clone()
+        dealt.apply_action(0)
+        seen: dict[str, list[int]] = {}
+        for a in dealt.legal_actions():
+            after = dealt.clone()
+            after.apply_action(a)
+            for b in after.legal_actions() if after.current_player() == 0 else [None]:
+                state = after.clone()
+                if b is not None:
+                    state.apply_action(b)
+                text = state.information_state_string(0)
+                assert seen.setdefault(text, state.history()) == state.history()
+        assert len(seen) > 1
+    # Recall worked out late (by playing the game again) is the recall kept up to date move by move.
+    early = root.clone()
+    early.apply_action(0)
+    late = early.clone()
+    early.information_state_string(1)  # from here on, early keeps its recall move by move
+    rng = random.Random(4)
+    for _ in range(8):
+        action = rng.choice(early.legal_actions())
+        early.apply_action(action)
+        late.apply_action(action)
+        assert early.play.recall is not None and late.play.recall is None
+    assert [early.information_state_string(p) for p in (0, 1)] == [late.information_state_string(p) for p in (0, 1)]
+
+
+def test_openspiel_malformed_actions_are_illegal_moves() -> None:
+    pytest.importorskip("pyspiel")
+    import numpy as np  # noqa: PLC0415
+
+    from boardkit.adapters.openspiel import load_game  # noqa: PLC0415
+
+    game = load_game(str(ROOT / "examples" / "go_fish.bk"), players=2, rng_seed=0)
+    state = game.new_initial_state()
+    for bad in (1, -1, 2.5, "0", None):
+        with pytest.raises(IllegalMove):
+            state.apply_action(bad)
+    assert state.is_chance_node()
+    state.apply_action(0)
+    before, history = str(state), state.history()
+    unused = max(set(range(game.num_distinct_actions())) - set(state.legal_actions()))
+    for bad in (-1, 2.5, 3.0, "3", None, [1], True, float("nan"), np.float32(1.0), 2**70, 10**9, unused):
+        with pytest.raises(IllegalMove):
+            state.apply_action(bad)
+        assert str(state) == before
+        assert state.history() == history
+    state.apply_action(np.int64(state.legal_actions()[0]))
+    assert len(state.history()) == len(history) + 1
 
 
 @pytest.mark.slow
@@ -199,7 +310,9 @@ def test_openspiel_random_simulation_long(name: str) -> None:
     pyspiel = pytest.importorskip("pyspiel")
     from boardkit.adapters.openspiel import load_game  # noqa: PLC0415
 
-    pyspiel.random_sim_test(load_game(name, max_moves=300), num_sims=5, serialize=True, verbose=False)
+    game = load_game(name, max_moves=300, rng_seed=1)
+    serialize = game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    pyspiel.random_sim_test(game, num_sims=5, serialize=serialize, verbose=False)
 
 
 @pytest.mark.slow
@@ -221,11 +334,10 @@ def test_openspiel_state_round_trips_through_its_text() -> None:
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     state = game.new_initial_state()
     assert state.is_chance_node()
-    state.apply_action(17)
+    state.apply_action(0)
     for _ in range(5):
         state.apply_action(state.legal_actions()[0])
-    text = pyspiel.serialize_game_and_state(game, state)
-    _, again = pyspiel.deserialize_game_and_state(text)
+    again = game.deserialize_state(state.serialize())
     assert str(again) == str(state)
     assert again.legal_actions() == state.legal_actions()
     assert again.information_state_tensor(0) == state.information_state_tensor(0)

@@ -157,3 +157,83 @@ def test_boardkit_replay_steps_through_a_saved_game(tmp_path: Path) -> None:
 def test_boardkit_test_refuses_a_player_count_the_game_is_not_for() -> None:
     code, _ = run_cli("test", str(GO_FISH), "--players", "9")
     assert code == 1
+
+
+def _good_trace(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    game = boardkit.load_ruleset(str(GO_FISH)).new_game(players=2, seed=1)
+    for _ in range(4):
+        game.apply_action(0)
+    doc = {"format": "boardkit-trace", "version": 1, "ruleset": str(GO_FISH), "players": 2, "seed": 1,
+           "options": {}, "actions": [0] * 4, "labels": list(game.history), "failure": None, "position": None}
+    path = tmp_path / "good.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path, doc
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ('{"format": "boardkit-trace", "seed": ' + "9" * 5000 + "}", "is not a trace or a saved game"),
+    ("[" * 100_000, "is not a trace or a saved game"),
+    ('{"format": "boardkit-trace", "version": 1, "ruleset": "mandala", "players": 2, "seed": Infinity, '
+     '"options": {}, "actions": [], "labels": []}', "'seed' is a whole number, not inf"),
+    ('{"format": "boardkit-trace", "version": 1, "ruleset": "mandala", "players": 2.5, "seed": 1, '
+     '"options": {}, "actions": [], "labels": []}', "'players' is a whole number"),
+])
+def test_replay_of_a_damaged_trace_is_a_one_line_error(text: str, said: str, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(boardkit.StateError, match=re.escape(said)):
+        load_trace(path)
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_replay_step_on_closed_input_is_a_one_line_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    path, _ = _good_trace(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["replay", str(path), "--step"]) == 1
+    err = capsys.readouterr().err
+    assert "the input is closed" in err and err.count("\n") == 1
+
+
+def test_a_trace_or_save_of_another_ruleset_is_refused_naming_both(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = _good_trace(tmp_path)
+    mandala = boardkit.load_ruleset("mandala")
+    with pytest.raises(boardkit.StateError, match="belongs to ruleset 'go_fish'.*not 'mandala'"):
+        load_trace(path, mandala)
+    with pytest.raises(boardkit.StateError, match="belongs to ruleset 'go_fish'.*not 'mandala'"):
+        replay(load_trace(path), mandala)
+    # A save names its ruleset and fingerprint.
+    game = boardkit.load_ruleset(str(GO_FISH)).new_game(players=2, seed=1)
+    game.apply_action(0)
+    save = tmp_path / "save.json"
+    save.write_text(game.to_json(), encoding="utf-8")
+    assert main(["replay", str(save), "--rules", "mandala"]) == 1
+    err = capsys.readouterr().err
+    assert "belongs to ruleset 'go_fish'" in err and "not 'mandala'" in err and "decision" not in err
+    assert main(["replay", str(save), "--rules", str(GO_FISH)]) == 0
+    # A new trace records the ruleset's name and fingerprint.
+    trace = explore(str(GO_FISH), games=1, players=2, checks=Checks(max_decisions=3, every=100, stall_fails=True)).failure
+    assert trace is not None and trace.name == "go_fish" and trace.fingerprint
+    trace.save(tmp_path / "new.json")
+    assert load_trace(tmp_path / "new.json").fingerprint == trace.fingerprint
+    assert main(["replay", str(tmp_path / "new.json"), "--rules", "mandala"]) == 1
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    ({"players": 99}, "go_fish is for 2-5 players, not 99"),
+    ({"options": {"zz": 1}}, "unknown option 'zz'"),
+])
+def test_a_start_the_rules_refuse_is_reported_as_such(change: dict[str, Any], said: str, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    path, doc = _good_trace(tmp_path)
+    path.write_text(json.dumps({**doc, **change}), encoding="utf-8")
+    with pytest.raises(boardkit.StateError, match="the trace's start is not a game of 'go_fish'"):
+        replay(load_trace(path))
+    code, out = run_cli("replay", str(path))
+    err = capsys.readouterr().err
+    assert code == 1 and "failed at decision" not in out
+    assert "the trace's start is not a game of 'go_fish'" in err and said in err

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from boardkit.registry import Ruleset, load_ruleset
 from boardkit.testing.guarantees import Checks, Run, play_checked
-from boardkit.testing.trace import Trace, ruleset_ref
+from boardkit.testing.trace import Trace, trace_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -76,7 +76,8 @@ def _sequences(draw: st.DrawFn, rules: Ruleset, players: int | Sequence[int] | N
         action = choose(len(game.legal_actions()))
         game.apply_action(action)
         actions.append(action)
-    return Trace(ruleset_ref(rules), start.players, start.seed, start.options, tuple(actions), tuple(game.history))
+    return trace_of(rules, players=start.players, seed=start.seed, options=start.options, actions=tuple(actions),
+                    labels=tuple(game.history))
 
 
 def move_sequences(rules: Ruleset | str, players: int | Sequence[int] | None = None,
@@ -188,8 +189,8 @@ def explore(rules: Ruleset | str, *, games: int = 20, players: int | Sequence[in
     except Exception as exc:  # noqa: BLE001 - whatever broke, the trace shows how to get there
         run = runs[-1]
         message = f"{type(exc).__name__}: {exc}"
-        trace = Trace(ruleset_ref(rules), run.players, run.seed, run.options, tuple(run.actions), tuple(run.labels),
-                      message)
+        trace = trace_of(rules, players=run.players, seed=run.seed, options=run.options, actions=tuple(run.actions),
+                         labels=tuple(run.labels), failure=message)
         return Report(rules.name, stats["games"] + 1, stats["ended"], stats["stalled"], stats["decisions"],
                       invariants, trace, exc)
     return Report(rules.name, stats["games"], stats["ended"], stats["stalled"], stats["decisions"], invariants)

@@ -6,15 +6,18 @@ The kit itself is `boardkit.testing`; this module only parses arguments and prin
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from boardkit.errors import BoardkitError, OptionError
+from boardkit.errors import BoardkitError, OptionError, StateError
+from boardkit.io.serialize import fingerprint
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from boardkit.registry import Ruleset
+    from boardkit.testing import Step
 
     #: Finds a ruleset from what the user typed (cli.load).
     Loader: TypeAlias = Callable[[str], Ruleset]
@@ -93,22 +96,41 @@ def _cmd_replay(args: argparse.Namespace, load: Loader) -> int:
     trace = kit.load_trace(args.trace, rules)
     if rules is None:
         rules = load(trace.ruleset)
+    try:
+        steps = kit.replay(trace, rules)  # a trace of other rules, or a start they refuse: an error here
+    except StateError:
+        raise
+    except BoardkitError as exc:  # a rule fault or broken invariant as the game starts
+        print(f"failed at the start: {exc}")
+        return 1
     print(f"{trace.ruleset}: {trace.players} players, seed {trace.seed}, options {trace.options}")
+    if trace.fingerprint is not None and trace.fingerprint != fingerprint(rules):
+        print(f"note: the rules changed since the trace was made (fingerprint {trace.fingerprint}, "
+              f"now {fingerprint(rules)})")
     if trace.failure:
         print(f"recorded failure: {trace.failure}")
+    return _play(steps, len(trace.labels), step=args.step)
+
+
+def _play(steps: Iterator[Step], count: int, *, step: bool) -> int:
+    """Prints each decision of a replay (waiting for Enter after each with `step`), then the end."""
     game = None
     try:
-        for step in kit.replay(trace, rules):
-            game = step.game
-            print(f"{step.number:>4}. player {step.player}: {step.label}")
-            if args.step:
+        for done in steps:
+            game = done.game
+            print(f"{done.number:>4}. player {done.player}: {done.label}")
+            if step:
                 input()
     except BoardkitError as exc:
         print(f"failed at decision {len(game.history) + 1 if game is not None else 1}: {exc}")
+        return 1
+    except EOFError:
+        print("boardkit: error: --step waits for Enter after each decision, but the input is closed",
+              file=sys.stderr)
         return 1
     if game is not None and game.is_over:
         outcome = game.outcome()
         print(f"game over ({game.end_reason}); scores {list(outcome.scores) if outcome else []}")
     else:
-        print(f"{len(trace.labels)} decisions replayed; the game goes on")
+        print(f"{count} decisions replayed; the game goes on")
     return 0
