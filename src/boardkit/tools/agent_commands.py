@@ -55,14 +55,15 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, agents_required: bool)
     parser.add_argument("--agents", "-a", type=agent_list, required=agents_required, default=[],
                         metavar="A,B,...", help=f"agents by seat, e.g. mcts:400,random ({', '.join(agent_names())}; "
                         "mcts:N iterations or mcts:Ns seconds)")
-    parser.add_argument("--stall", type=_positive, default=None, metavar="N",
+    parser.add_argument("--stall", type=positive_int, default=None, metavar="N",
                         help="end a game as stalled after N decisions without a new position")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
                         help="local processes (--jobs) or Ray tasks (pip install 'boardkit[ray]')")
     parser.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster to join (default: start one here)")
 
 
-def _positive(text: str) -> int:
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (games, players, moves)."""
     value = int(text)
     if value < 1:
         msg = f"must be at least 1, got {value}"
@@ -79,7 +80,7 @@ def add_commands(commands: Any, add_game_arguments: AddGameArguments, setup: Set
     """Adds ``tournament`` and ``compare`` to the command line."""
     tour = commands.add_parser("tournament", help="agents play in rotating seats: win rates, ratings, reports")
     add_game_arguments(tour)
-    tour.add_argument("--games", "-n", type=_positive, required=True, help="games to play")
+    tour.add_argument("--games", "-n", type=positive_int, required=True, help="games to play")
     tour.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (0: one per CPU)")
     tour.add_argument("--by", action="append", default=[], metavar="NAME",
                       help="also give win rates by a per-player variable or zone (e.g. board); repeat for several")
@@ -91,7 +92,7 @@ def add_commands(commands: Any, add_game_arguments: AddGameArguments, setup: Set
     comp = commands.add_parser("compare", help="a ruleset against a variant: differences with intervals")
     comp.add_argument("base", metavar="BASE", help="a bundled name or a .bk file")
     add_game_arguments(comp)
-    comp.add_argument("--games", "-n", type=_positive, default=200, help="games of each (default 200)")
+    comp.add_argument("--games", "-n", type=positive_int, default=200, help="games of each (default 200)")
     comp.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (0: one per CPU)")
     add_run_arguments(comp, agents_required=False)
     comp.add_argument("--json", action="store_true", help="print the comparison as JSON")

@@ -114,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = commands.add_parser("simulate", help="play random games and summarize them")
     _add_game_arguments(sim)
-    sim.add_argument("--games", "-n", type=_positive_int, required=True, help="games to play")
+    sim.add_argument("--games", "-n", type=agent_commands.positive_int, required=True, help="games to play")
     sim.add_argument(
         "--jobs", "-j", type=_natural_int, default=1, help="worker processes (0: one per CPU)",
     )
@@ -142,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ruleset", metavar="NAME|FILE", help="a bundled name or a .bk file")
     parser.add_argument(
-        "--players", "-p", type=_positive_int, help="player count (default: the fewest allowed)",
+        "--players", "-p", type=agent_commands.positive_int, help="player count (default: the fewest allowed)",
     )
     parser.add_argument("--seed", "-s", type=int, default=0, help="base seed (default 0)")
     parser.add_argument(
@@ -156,18 +156,10 @@ def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-moves",
-        type=_positive_int,
+        type=agent_commands.positive_int,
         default=20000,
         help="moves after which an unfinished game is abandoned (default 20000)",
     )
-
-
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        msg = f"must be at least 1, got {value}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
 
 
 def _natural_int(text: str) -> int:
