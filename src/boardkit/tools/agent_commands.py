@@ -62,13 +62,21 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, agents_required: bool)
     parser.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster to join (default: start one here)")
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number of at least 1 (games, players, moves)."""
-    value = int(text)
-    if value < 1:
-        msg = f"must be at least 1, got {value}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+def at_least(least: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `least` (games, players, moves, seats)."""
+
+    def whole(text: str) -> int:
+        value = int(text)
+        if value < least:
+            msg = f"must be at least {least}, got {value}"
+            raise argparse.ArgumentTypeError(msg)
+        return value
+
+    whole.__name__ = "int"  # argparse names the type in its message: "invalid int value"
+    return whole
+
+
+positive_int = at_least(1)
 
 
 def run_settings(args: argparse.Namespace) -> dict[str, Any]:

@@ -116,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_arguments(sim)
     sim.add_argument("--games", "-n", type=agent_commands.positive_int, required=True, help="games to play")
     sim.add_argument(
-        "--jobs", "-j", type=_natural_int, default=1, help="worker processes (0: one per CPU)",
+        "--jobs", "-j", type=agent_commands.at_least(0), default=1, help="worker processes (0: one per CPU)",
     )
     sim.add_argument("--json", action="store_true", help="print the summary and games as JSON")
     agent_commands.add_run_arguments(sim, agents_required=False)
@@ -126,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a seat at the terminal against random agents")
     _add_game_arguments(play)
-    play.add_argument("--seat", type=_natural_int, default=0, help="your seat (default 0)")
+    play.add_argument("--seat", type=agent_commands.at_least(0), default=0, help="your seat (default 0)")
     play.set_defaults(handler=_cmd_play)
 
     comp = commands.add_parser("compile", help="show the Python module a ruleset compiles to")
@@ -160,14 +160,6 @@ def _add_game_arguments(parser: argparse.ArgumentParser) -> None:
         default=20000,
         help="moves after which an unfinished game is abandoned (default 20000)",
     )
-
-
-def _natural_int(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        msg = f"must be at least 0, got {value}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
 
 
 def _option_pair(text: str) -> tuple[str, str]:
