@@ -21,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 import boardkit
 from boardkit.agents import agent_names, make_agent
 from boardkit.errors import AgentError
+from boardkit.tools.arguments import at_least
 from boardkit.tools.compare import compare_rulesets, render_comparison
 from boardkit.tools.report import html_report
 from boardkit.tools.simulate import SimulationError
@@ -62,21 +63,8 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, agents_required: bool)
     parser.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster to join (default: start one here)")
 
 
-def at_least(least: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least `least` (games, players, moves, seats)."""
-
-    def whole(text: str) -> int:
-        value = int(text)
-        if value < least:
-            msg = f"must be at least {least}, got {value}"
-            raise argparse.ArgumentTypeError(msg)
-        return value
-
-    whole.__name__ = "int"  # argparse names the type in its message: "invalid int value"
-    return whole
-
-
 positive_int = at_least(1)
+"""Games, players, moves: a whole number of at least 1."""
 
 
 def run_settings(args: argparse.Namespace) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from boardkit._version import __version__
 from boardkit.errors import BoardkitError, RuleError
 from boardkit.runtime.events import Chose
 from boardkit.tools import agent_commands
+from boardkit.tools.arguments import at_least
 from boardkit.tools.kit import add_commands as add_kit_commands
 from boardkit.tools.simulate import AGENT_SEED_FACTOR, GameRecord, SimulationResult, simulate
 from boardkit.tools.web.command import add_serve_command
@@ -116,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_arguments(sim)
     sim.add_argument("--games", "-n", type=agent_commands.positive_int, required=True, help="games to play")
     sim.add_argument(
-        "--jobs", "-j", type=agent_commands.at_least(0), default=1, help="worker processes (0: one per CPU)",
+        "--jobs", "-j", type=at_least(0), default=1, help="worker processes (0: one per CPU)",
     )
     sim.add_argument("--json", action="store_true", help="print the summary and games as JSON")
     agent_commands.add_run_arguments(sim, agents_required=False)
@@ -126,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help="play a seat at the terminal against random agents")
     _add_game_arguments(play)
-    play.add_argument("--seat", type=agent_commands.at_least(0), default=0, help="your seat (default 0)")
+    play.add_argument("--seat", type=at_least(0), default=0, help="your seat (default 0)")
     play.set_defaults(handler=_cmd_play)
 
     comp = commands.add_parser("compile", help="show the Python module a ruleset compiles to")

@@ -5,15 +5,16 @@ The kit itself is `boardkit.testing`; this module only parses arguments and prin
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from boardkit.errors import BoardkitError, OptionError, StateError
 from boardkit.io.serialize import fingerprint
+from boardkit.tools.arguments import at_least
 
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Callable, Iterator
 
     from boardkit.registry import Ruleset
@@ -27,12 +28,12 @@ def add_commands(commands: Any, load: Loader) -> None:  # noqa: ANN401 - argpars
     """Adds `test` and `replay` to the command line's subcommands."""
     test = commands.add_parser("test", help="check invariants and guarantees in games Hypothesis plays")
     test.add_argument("ruleset", metavar="NAME|FILE", help="a bundled name or a .bk file")
-    test.add_argument("--games", "-n", type=_at_least(1), default=20, help="games to play (default 20)")
-    test.add_argument("--players", "-p", type=_at_least(1), help="player count (default: every allowed count)")
+    test.add_argument("--games", "-n", type=at_least(1), default=20, help="games to play (default 20)")
+    test.add_argument("--players", "-p", type=at_least(1), help="player count (default: every allowed count)")
     test.add_argument("--seed", "-s", type=int, default=0, help="seed of the search (default 0)")
-    test.add_argument("--every", type=_at_least(1), default=10,
+    test.add_argument("--every", type=at_least(1), default=10,
                       help="check the costly guarantees every K decisions (default 10; 1: at every one)")
-    test.add_argument("--max-decisions", type=_at_least(1), default=2000,
+    test.add_argument("--max-decisions", type=at_least(1), default=2000,
                       help="decisions after which a game is reported stalled (default 2000)")
     test.add_argument("--trace", metavar="FILE", help="where to write the trace of a failure "
                                                       "(default NAME-failure.trace.json)")
@@ -43,17 +44,6 @@ def add_commands(commands: Any, load: Loader) -> None:  # noqa: ANN401 - argpars
     replay.add_argument("--rules", metavar="NAME|FILE", help="the ruleset (default: the one the file names)")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each decision")
     replay.set_defaults(handler=lambda args: _cmd_replay(args, load))
-
-
-def _at_least(low: int) -> Callable[[str], int]:
-    def convert(text: str) -> int:
-        value = int(text)
-        if value < low:
-            msg = f"must be at least {low}, got {value}"
-            raise argparse.ArgumentTypeError(msg)
-        return value
-
-    return convert
 
 
 def _testing() -> Any:  # noqa: ANN401 - the module, imported only when used
