@@ -123,13 +123,14 @@ def test_hidden_zones_show_only_their_size() -> None:
 # PettingZoo. Its checker warns that dict observations are not arrays: they are, with masks, its
 # own convention for games with illegal actions.
 @pytest.mark.filterwarnings("ignore:Observation:UserWarning")
+@pytest.mark.parametrize(("moves", "cycles"), [(30, 8), pytest.param(400, 300, marks=pytest.mark.slow, id="long")])
 @pytest.mark.parametrize("name", RULESETS, ids=IDS)
-def test_pettingzoo_api_and_seed(name: str) -> None:
+def test_pettingzoo_api_and_seed(name: str, moves: int, cycles: int) -> None:
     pz_test = pytest.importorskip("pettingzoo.test")
     from boardkit.adapters.pettingzoo import env  # noqa: PLC0415 - needs the extra
 
-    pz_test.api_test(env(name, max_moves=30, render_mode="ansi"), num_cycles=8)
-    pz_test.seed_test(lambda: env(name, max_moves=30), num_cycles=8)
+    pz_test.api_test(env(name, max_moves=moves, render_mode="ansi"), num_cycles=cycles)
+    pz_test.seed_test(lambda: env(name, max_moves=moves), num_cycles=cycles)
 
 
 def test_pettingzoo_plays_to_the_end_with_rewards() -> None:
@@ -313,17 +314,6 @@ def test_openspiel_random_simulation_long(name: str) -> None:
     game = load_game(name, max_moves=300, rng_seed=1)
     serialize = game.get_type().chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
     pyspiel.random_sim_test(game, num_sims=5, serialize=serialize, verbose=False)
-
-
-@pytest.mark.slow
-@pytest.mark.filterwarnings("ignore:Observation:UserWarning")
-@pytest.mark.parametrize("name", RULESETS, ids=IDS)
-def test_pettingzoo_api_and_seed_long(name: str) -> None:
-    pz_test = pytest.importorskip("pettingzoo.test")
-    from boardkit.adapters.pettingzoo import env  # noqa: PLC0415
-
-    pz_test.api_test(env(name, max_moves=400, render_mode="ansi"), num_cycles=300)
-    pz_test.seed_test(lambda: env(name, max_moves=400), num_cycles=300)
 
 
 def test_openspiel_state_round_trips_through_its_text() -> None:
