@@ -55,6 +55,56 @@ def test_agents_on_hidden_information_read_only_what_their_player_may_know() -> 
         assert make_agent(spec, 4).act(game) == make_agent(spec, 4).act(twin)
 
 
+def test_mcts_takes_an_immediate_win_before_searching(c4: boardkit.Ruleset) -> None:
+    game = c4.new_game(players=2, seed=0)
+    for column in (3, 6, 3, 6, 3, 5):
+        game.play(str(column))
+    # One iteration cannot find it by search: the decisive move is checked first.
+    assert game.legal_moves()[MCTSAgent(seed=0, iterations=1).act(game)].label == "3"
+
+
+def test_mcts_blocks_the_other_players_win(c4: boardkit.Ruleset) -> None:
+    game = c4.new_game(players=2, seed=0)
+    for column in (0, 6, 0, 6, 0):  # player 0 threatens four in column 0; player 1 has no win
+        game.play(str(column))
+    for seed in range(2):
+        assert game.legal_moves()[MCTSAgent(seed=seed, iterations=300).act(game)].label == "0"
+
+
+def test_guided_rollouts_find_the_block_too(c4: boardkit.Ruleset) -> None:
+    game = c4.new_game(players=2, seed=0)
+    for column in (0, 6, 0, 6, 0):
+        game.play(str(column))
+    agent = MCTSAgent(seed=1, iterations=200, rollout=3, guide=0.5)
+    assert game.legal_moves()[agent.act(game)].label == "0"
+
+
+def test_a_seeded_mcts_agent_plays_the_same_game_again() -> None:
+    rules = boardkit.load_ruleset("mandala")
+
+    def play(seed: int) -> list[int]:
+        game = rules.new_game(players=2, seed=11)
+        agent = MCTSAgent(seed=seed, iterations=12)
+        chosen = []
+        for _ in range(12):
+            chosen.append(agent.act(game))
+            game.apply_action(chosen[-1])
+        return chosen
+
+    first = play(5)
+    assert first == play(5)
+    assert first != play(6)
+
+
+def test_rollouts_stop_after_their_turns(c4: boardkit.Ruleset) -> None:
+    """A rollout of two turns leaves two more discs on the board; one of none, a leaf scored as it is."""
+    for turns in (0, 2):
+        agent = MCTSAgent(seed=0, rollout=turns)
+        world = c4.new_game(players=2, seed=0)
+        agent._roll_out(world)  # noqa: SLF001 - the bound is the point of the test
+        assert len(world.history) == turns
+
+
 @pytest.mark.parametrize(("spec", "kind"), [("greedy", GreedyAgent), ("greedy:50", GreedyAgent),
                                             ("mcts", MCTSAgent), ("mcts:400", MCTSAgent), ("mcts:2s", MCTSAgent)])
 def test_specs_make_agents_with_their_budget(spec: str, kind: type) -> None:

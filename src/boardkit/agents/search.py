@@ -24,6 +24,10 @@ _DECIDED = 1e9
 _TURN_REST = 50
 # UCT's exploration constant (rewards lie in [0, 1]).
 _EXPLORE = 1.4
+# A rollout's bound in decisions per turn it may play, for games whose turns never end.
+_DECISIONS_PER_TURN = 20
+# The smallest scale margins are read on (all margins zero so far).
+_TINY = 1e-9
 
 
 def hidden_information(game: Game) -> bool:
@@ -34,23 +38,6 @@ def hidden_information(game: Game) -> bool:
 def _searchable(game: Game, player: int, rng: random.Random) -> Game:
     """A copy to search: a determinization for `player` where something is hidden."""
     return game.determinize(player, rng) if hidden_information(game) else game.clone()
-
-
-def rewards(game: Game) -> list[float]:
-    """Each player's reward in [0, 1].
-
-    A finished game shares 1 among its winners; an unfinished one ranks the players by the
-    heuristic (1 for the best, 0 for the worst, ties shared).
-    """
-    n = game.players
-    if game.is_over:
-        winners = game.winners()
-        return [1 / len(winners) if p in winners else 0.0 for p in range(n)]
-    if n == 1:
-        return [0.5]
-    h = [game.heuristic(p) for p in range(n)]
-    return [(sum(1.0 for q in range(n) if h[q] < h[p]) + 0.5 * sum(1.0 for q in range(n) if q != p and h[q] == h[p]))
-            / (n - 1) for p in range(n)]
 
 
 def advantage(game: Game, player: int) -> float:
@@ -147,23 +134,29 @@ class _Node:
 
 
 class MCTSAgent:
-    """Monte Carlo tree search (UCT) over determinizations, with random rollouts cut short.
+    """Monte Carlo tree search (UCT) over determinizations, with short rollouts scored by the heuristic.
 
     Each iteration deals a determinization of what the deciding player cannot see (one tree
     for all of them, its edges named by move labels, each child's exploration counted over the
-    iterations in which it was available), walks down the tree, adds one node, plays at random
-    for up to `rollout` decisions, and scores the result: the winners of a finished game, else a
-    ranking by the heuristic. The budget is `iterations`, or `seconds` of thinking when given.
+    iterations in which it was available), walks down the tree, adds one node, and plays on
+    for at most `rollout` turns: at random, or with probability `guide` the move that leaves
+    its mover best placed by the heuristic. A finished game rewards its winners; an unfinished
+    one rewards each player by their heuristic margin over the best other player, squashed
+    into [0, 1] on the scale of the margins this search has seen. The budget is `iterations`,
+    or `seconds` of thinking when given; the move played is the most visited one.
     """
 
     name = "mcts"
 
-    def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
-                 rollout: int = 10) -> None:
+    def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None, *,
+                 rollout: int = 2, guide: float = 0.0, explore: float = _EXPLORE) -> None:
         self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
         self.iterations = iterations
         self.seconds = seconds
         self.rollout = rollout
+        self.guide = guide
+        self.explore = explore
+        self._margins = _Scale()
 
     def act(self, game: Game) -> int:
         """The index, in ``game.legal_actions()``, of the most visited move at the root."""
@@ -171,8 +164,13 @@ class MCTSAgent:
         player = game.to_move
         if len(moves) == 1 or player is None:
             return 0
-        root = _Node(None)
         hidden = hidden_information(game)
+        if not hidden:
+            decisive = _winning_action(game, player)
+            if decisive is not None:
+                return decisive
+        root = _Node(None)
+        self._margins = _Scale()
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
         done = 0
         while (done < self.iterations) if deadline is None else (done == 0 or time.monotonic() < deadline):
@@ -201,25 +199,94 @@ class MCTSAgent:
                 path.append(node)
                 break
             kids = node.children
-            scores = [_ucb(kids[m.label]) for m in moves]
+            explore = self.explore
+            scores = [_ucb(kids[m.label], explore) for m in moves]
             i = scores.index(max(scores))
             world.apply_action(i)
             node = node.children[moves[i].label]
             path.append(node)
-        for _ in range(self.rollout):
-            if world.is_over:
-                break
-            world.apply_action(rng.randrange(len(world.legal_actions())))
-        reward = rewards(world)
+        self._roll_out(world)
+        reward = self._rewards(world)
         for n in path:
             n.visits += 1
             if n.player is not None:
                 n.total += reward[n.player]
 
+    def _roll_out(self, world: Game) -> None:
+        """Plays on until `rollout` more turns have begun (or, in a game without turns, as many decisions)."""
+        rng = self._rng
+        stop = world.turn_count + self.rollout
+        for _ in range(self.rollout * _DECISIONS_PER_TURN):
+            if world.is_over or world.turn_count >= stop:
+                return
+            n = len(world.legal_actions())
+            if n > 1 and self.guide > 0 and rng.random() < self.guide:
+                world.apply_action(_best_action(world, rng))
+            else:
+                world.apply_action(rng.randrange(n))
 
-def _ucb(kid: _Node) -> float:
+    def _rewards(self, world: Game) -> list[float]:
+        """Each player's reward in [0, 1]: the winners' share of a finished game, else the squashed margin."""
+        if world.is_over:
+            winners = world.winners()
+            return [1 / len(winners) if p in winners else 0.0 for p in range(world.players)]
+        margins = [margin(world, p) for p in range(world.players)]
+        scale = self._margins.add(margins)
+        return [0.5 + 0.5 * math.tanh(m / scale) for m in margins]
+
+
+class _Scale:
+    """The mean absolute margin seen so far: the unit in which a search squashes margins."""
+
+    __slots__ = ("count", "total")
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.count = 0
+
+    def add(self, margins: list[float]) -> float:
+        """Takes in a leaf's margins and gives the scale to read them on."""
+        self.total += sum(abs(m) for m in margins)
+        self.count += len(margins)
+        return max(self.total / self.count, _TINY)
+
+
+def margin(game: Game, player: int) -> float:
+    """`player`'s heuristic less the best other player's (their heuristic alone in a one-player game)."""
+    mine = game.heuristic(player)
+    others = [game.heuristic(q) for q in range(game.players) if q != player]
+    return mine - max(others) if others else mine
+
+
+def _best_action(world: Game, rng: random.Random) -> int:
+    """The action that leaves the mover best placed by `advantage` right after it, ties broken at random."""
+    mover = world.to_move
+    assert mover is not None  # noqa: S101 - only asked while the game goes on
+    best, chosen = -math.inf, []
+    for action in range(len(world.legal_actions())):
+        child = world.clone()
+        child.apply_action(action)
+        value = advantage(child, mover)
+        if value > best:
+            best, chosen = value, [action]
+        elif value == best:
+            chosen.append(action)
+    return rng.choice(chosen)
+
+
+def _winning_action(game: Game, player: int) -> int | None:
+    """An action after which the game is over and `player` its only winner, if there is one."""
+    for action in range(len(game.legal_actions())):
+        child = game.clone()
+        child.apply_action(action)
+        if child.is_over and child.winners() == [player]:
+            return action
+    return None
+
+
+def _ucb(kid: _Node, explore: float) -> float:
     """UCT's score of a child, its exploration counted over the iterations it was available in."""
-    return kid.total / kid.visits + _EXPLORE * math.sqrt(math.log(kid.available) / kid.visits)
+    return kid.total / kid.visits + explore * math.sqrt(math.log(kid.available) / kid.visits)
 
 
 def parse_budget(spec: str, budget: str | None) -> tuple[int, float | None]:
