@@ -149,7 +149,7 @@ class MCTSAgent:
     name = "mcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None, *,
-                 rollout: int = 2, guide: float = 0.0, explore: float = _EXPLORE) -> None:
+                 rollout: int = 1, guide: float = 0.0, explore: float = _EXPLORE) -> None:
         self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
         self.iterations = iterations
         self.seconds = seconds
@@ -175,13 +175,13 @@ class MCTSAgent:
         done = 0
         while (done < self.iterations) if deadline is None else (done == 0 or time.monotonic() < deadline):
             world = game.determinize(player, self._rng) if hidden else game.clone()
-            self._iterate(root, world)
+            self._iterate(root, world, [margin(world, p) for p in range(world.players)])
             done += 1
         visits = {label: child.visits for label, child in root.children.items()}
         best = max(visits.get(m.label, -1) for m in moves)
         return self._rng.choice([i for i, m in enumerate(moves) if visits.get(m.label, -1) == best])
 
-    def _iterate(self, root: _Node, world: Game) -> None:
+    def _iterate(self, root: _Node, world: Game, start: list[float]) -> None:
         rng = self._rng
         node, path = root, [root]
         while not world.is_over:
@@ -206,7 +206,7 @@ class MCTSAgent:
             node = node.children[moves[i].label]
             path.append(node)
         self._roll_out(world)
-        reward = self._rewards(world)
+        reward = self._rewards(world, start)
         for n in path:
             n.visits += 1
             if n.player is not None:
@@ -225,18 +225,22 @@ class MCTSAgent:
             else:
                 world.apply_action(rng.randrange(n))
 
-    def _rewards(self, world: Game) -> list[float]:
-        """Each player's reward in [0, 1]: the winners' share of a finished game, else the squashed margin."""
+    def _rewards(self, world: Game, start: list[float]) -> list[float]:
+        """Each player's reward in [0, 1]: the winners' share of a finished game, else the squashed gain.
+
+        The gain is how much a player's margin grew since the iteration began, so that rewards
+        tell the moves apart however far ahead or behind the player already is.
+        """
         if world.is_over:
             winners = world.winners()
             return [1 / len(winners) if p in winners else 0.0 for p in range(world.players)]
-        margins = [margin(world, p) for p in range(world.players)]
-        scale = self._margins.add(margins)
-        return [0.5 + 0.5 * math.tanh(m / scale) for m in margins]
+        gains = [margin(world, p) - m for p, m in enumerate(start)]
+        scale = self._margins.add(gains)
+        return [0.5 + 0.5 * math.tanh(g / scale) for g in gains]
 
 
 class _Scale:
-    """The mean absolute margin seen so far: the unit in which a search squashes margins."""
+    """The mean absolute gain seen so far: the unit in which a search squashes gains."""
 
     __slots__ = ("count", "total")
 
@@ -244,10 +248,10 @@ class _Scale:
         self.total = 0.0
         self.count = 0
 
-    def add(self, margins: list[float]) -> float:
-        """Takes in a leaf's margins and gives the scale to read them on."""
-        self.total += sum(abs(m) for m in margins)
-        self.count += len(margins)
+    def add(self, gains: list[float]) -> float:
+        """Takes in a leaf's gains and gives the scale to read them on."""
+        self.total += sum(abs(g) for g in gains)
+        self.count += len(gains)
         return max(self.total / self.count, _TINY)
 
 
