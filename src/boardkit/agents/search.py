@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 _DECIDED = 1e9
 # How many decisions of a turn the greedy agent plays at random once its budget is spent.
 _TURN_REST = 50
-# UCT's exploration constant (rewards lie in [0, 1]).
-_EXPLORE = 1.4
+# UCT's exploration constant for rewards in [0, 1]: below UCB1's 1.4, so that a few hundred
+# iterations go deep enough to see the other players' best replies.
+_EXPLORE = 0.5
 # A rollout's bound in decisions per turn it may play, for games whose turns never end.
 _DECISIONS_PER_TURN = 20
 # The smallest scale margins are read on (all margins zero so far).
