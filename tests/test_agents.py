@@ -207,3 +207,13 @@ def test_the_cli_runs_tournaments_and_lists_agents_on_bad_input(tmp_path: Path, 
     assert "unknown agent 'wizard'; agents: " in capsys.readouterr().err
     assert main(["simulate", CONNECT_FOUR, "-n", "1", "--agents", "mcts:soon"]) == 2
     assert "bad budget in 'mcts:soon'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "games", "wins"), [("mandala", 10, 9), (CONNECT_FOUR, 10, 9)])
+def test_mcts_beats_random(name: str, games: int, wins: int) -> None:
+    """The strength the agents page reports, on a few seeds: minutes, not seconds."""
+    result = simulate(boardkit.load_ruleset(name), games=games, players=2, seed=900,
+                      agents=["mcts:200", "random"], rotate=True)
+    won = sum(1 for r in result.records if any(r.agents[w] == "mcts:200" for w in r.winners))
+    assert won >= wins
