@@ -159,7 +159,7 @@ class Game:
         if self._options is None:
             s, interp = self._s, self._interp
             try:
-                options = interp.legal_options(s)
+                options, self._player = interp.decide(s)
             except DeadEnd as exc:
                 msg = f"a rule failed while listing moves: {exc}"
                 raise RuleRuntimeError(msg) from None

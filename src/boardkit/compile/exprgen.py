@@ -34,6 +34,11 @@ class ExprGen:
         self._piece_params: set[str] = set()
         # The name of the dict of procedure locals in the code being written.
         self.locals = "L"
+        # The functions whose results s.memo keeps (set by the module writer before any
+        # source is made), and the projections of their results the source reads: function
+        # name -> attribute names, each written as a remembered function `FA_f__attr`.
+        self.remembered: frozenset[str] = frozenset()
+        self.projections: dict[str, set[str]] = {}
 
     def gen_with(self, node: m.Expr, locals_name: str) -> str:
         """Source of `node` where procedure locals are in the dict `locals_name`."""
@@ -71,6 +76,28 @@ class ExprGen:
             self._piece_lists()
             return node.ident in self._piece_params
         return False
+
+    def distinct(self, node: m.Expr) -> bool:
+        """Whether `node` always evaluates to distinct values, none of them pieces.
+
+        A choice from such a list offers its values as they are (runtime/options.py).
+        """
+        if isinstance(node, (m.EnumList, m.StateRef)):
+            return isinstance(node, m.EnumList) or node.name == "players"
+        if isinstance(node, m.BuiltinCall):
+            return node.name == "range" or (node.name == "distinct" and len(node.args) == 1
+                                             and isinstance(node.args[0], m.Attr))
+        if isinstance(node, m.Where):
+            return self.distinct(node.coll)
+        if isinstance(node, m.ListComp) and len(node.fors) == 1:
+            elt = node.elt
+            return isinstance(elt, m.Bound) and elt.ident == node.fors[0].var.ident and self.distinct(node.fors[0].iter)
+        return False
+
+    def takes_pieces(self, param: str) -> bool:
+        """Whether every call of a function passes a list of pieces for its parameter `param`."""
+        self._piece_lists()
+        return param in self._piece_params
 
     def _piece_lists(self) -> set[str]:
         """Finds the user functions whose body is a list of pieces.
@@ -120,9 +147,7 @@ class ExprGen:
         if isinstance(node, m.ZoneRef):
             return f"s.zones[{self.zone_slot(node)}]"
         if isinstance(node, m.Attr):
-            if self.pieces(node.obj):
-                return f"[_x.attrs[{node.name!r}] for _x in {self.gen(node.obj)}]"
-            return f"_attr({self.gen(node.obj)}, {node.name!r})"
+            return self._attr(node)
         if isinstance(node, m.PieceAttr):
             return f"{node.piece.ident}.attrs[{node.name!r}]"
         if isinstance(node, m.BuiltinCall):
@@ -167,6 +192,19 @@ class ExprGen:
             return f"[{self.gen(node.elt)} {' '.join(clauses)}]"
         msg = f"no source for {type(node).__name__}"
         raise TypeError(msg)
+
+
+    def _attr(self, node: m.Attr) -> str:
+        """A projection: of a zone or a remembered function's result, remembered too."""
+        obj = node.obj
+        if not self.pieces(obj):
+            return f"_attr({self.gen(obj)}, {node.name!r})"
+        if isinstance(obj, m.ZoneRef):
+            return f"_zattr(s, {self.zone_slot(obj)}, {node.name!r})"
+        if isinstance(obj, m.FuncCall) and obj.name in self.remembered:
+            self.projections.setdefault(obj.name, set()).add(node.name)
+            return f"FA_{obj.name}__{node.name}({''.join(['s', *(', ' + self.gen(a) for a in obj.args)])})"
+        return f"[_x.attrs[{node.name!r}] for _x in {self.gen(obj)}]"
 
 
 def _all_nodes(value: object) -> list[object]:
