@@ -38,6 +38,8 @@ class ExprGen:
         # source is made), and the projections of their results the source reads: function
         # name -> attribute names, each written as a remembered function `FA_f__attr`.
         self.remembered: frozenset[str] = frozenset()
+        # Names bound to the items of a list of pieces (`for x in hand`): pieces themselves.
+        self._piece_vars: set[str] = set()
         self.projections: dict[str, set[str]] = {}
 
     def gen_with(self, node: m.Expr, locals_name: str) -> str:
@@ -77,6 +79,20 @@ class ExprGen:
             return node.ident in self._piece_params
         return False
 
+    def number(self, node: m.Expr) -> bool:
+        """Whether `node` always evaluates to a whole number."""
+        if isinstance(node, m.Lit):
+            return node.value.__class__ is int
+        if isinstance(node, m.Unary):
+            return node.op == "-" and self.number(node.operand)
+        if isinstance(node, m.Binary):
+            return node.op in {"+", "-", "*", "/", "%"} and self.number(node.left) and self.number(node.right)
+        if isinstance(node, m.BuiltinCall):
+            return node.name in {"size", "count", "position"}
+        if isinstance(node, m.Ternary):
+            return self.number(node.then) and self.number(node.other)
+        return False
+
     def distinct(self, node: m.Expr) -> bool:
         """Whether `node` always evaluates to distinct values, none of them pieces.
 
@@ -87,6 +103,9 @@ class ExprGen:
         if isinstance(node, m.BuiltinCall):
             return node.name == "range" or (node.name == "distinct" and len(node.args) == 1
                                              and isinstance(node.args[0], m.Attr))
+        if isinstance(node, m.ListLit):
+            values = [x.value for x in node.items if isinstance(x, m.Lit) and x.value.__class__ in {int, str}]
+            return len(values) == len(node.items) and len(set(values)) == len(values)
         if isinstance(node, m.Where):
             return self.distinct(node.coll)
         if isinstance(node, m.ListComp) and len(node.fors) == 1:
@@ -169,7 +188,11 @@ class ExprGen:
             if node.op == "+":
                 if self.pieces(node.left) and self.pieces(node.right):
                     return f"({left} + {right})"  # pieces: a game holds too few to run away
+                if self.number(node.left) or self.number(node.right):
+                    return f"({left} + {right})"  # a sum, or the TypeError `_add` would raise
                 return f"_add(s, {left}, {right})"
+            if node.op in {"==", "!="} and isinstance(node.right, m.Lit) and node.right.value is None:
+                return f"({left} {'is' if node.op == '==' else 'is not'} None)"
             if node.op == "*":
                 return f"_mul({left}, {right})"
             return f"({left} {_OPS[node.op]} {right})"
@@ -185,6 +208,8 @@ class ExprGen:
         if isinstance(node, m.ListComp):
             clauses = []
             for f in node.fors:
+                if self.pieces(f.iter):
+                    self._piece_vars.add(f.var.ident)
                 clause = f"for {f.var.ident} in _each(s, {self.gen(f.iter)})"
                 if f.cond is not None:
                     clause += f" if {self.gen(f.cond)}"
@@ -197,6 +222,8 @@ class ExprGen:
     def _attr(self, node: m.Attr) -> str:
         """A projection: of a zone or a remembered function's result, remembered too."""
         obj = node.obj
+        if isinstance(obj, m.Bound) and obj.ident in self._piece_vars:
+            return f"{obj.ident}.attrs[{node.name!r}]"
         if not self.pieces(obj):
             return f"_attr({self.gen(obj)}, {node.name!r})"
         if isinstance(obj, m.ZoneRef):

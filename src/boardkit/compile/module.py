@@ -362,9 +362,9 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
         return [f"s.end_game(str({w.ex.gen(ins.reason)}))", f"return {OVER}"]
     if isinstance(ins, d.TurnBegin):
         return [f"_p = {w.ex.gen(ins.player)}", "L['$actor'] = _p", "s.turn_player = _p", "s.turn_count += 1",
-                "s.events.append(_TurnStarted(_p, s.turn_count))"]
+                "s.elog.append((_TurnStarted, _p, s.turn_count))"]
     if isinstance(ins, d.TurnEnd):
-        return ["s.events.append(_TurnEnded(s.turn_player))",
+        return ["s.elog.append((_TurnEnded, s.turn_player))",
                 "if probe:", f"    F[1] = {pc + 1}", f"    return {TURN_DONE}", f"pc = {pc + 1}"]
     msg = f"no code for {type(ins).__name__}"
     raise TypeError(msg)

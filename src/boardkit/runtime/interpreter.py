@@ -172,13 +172,14 @@ class Interpreter:
         """
         option = options[i]
         kind = option.__class__
-        if kind is str and all(o.__class__ is str for o in options):
-            return option  # type: ignore[no-any-return]
         if kind is int or kind is str:
+            frame = s.frames[-1]
+            ins = self.procs[frame[0]].code[frame[1]]
+            if isinstance(ins, Branch):
+                name: str = ins.options[option].name
+                return name
             if all(o.__class__ is kind for o in options):
-                return self.option_label(s, option)
-        elif isinstance(self._site(s)[2], Branch):
-            return self.option_label(s, option)
+                return str(option)
         return self.option_labels(s, options)[i]
 
     def option_labels(self, s: State, options: list[Any]) -> list[str]:
@@ -213,7 +214,7 @@ class Interpreter:
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
         if label is not None:
-            s.events.append(Chose(chooser, label, ins.prompt))
+            s.elog.append((Chose, chooser, label, ins.prompt))
         if isinstance(ins, Branch):
             frame[1] = ins.options[option].target
         else:
@@ -275,14 +276,14 @@ class Interpreter:
         s.trials_left = TRIAL_LIMIT
         s.work = WORK_LIMIT
         # Trials are not part of the game: their events go nowhere.
-        events, s.events = s.events, _NO_EVENTS
+        events, s.elog = s.elog, _NO_EVENTS
         s.probing = chooser
         try:
             snap: list[Snapshot] = []  # taken only if a trial has to run
             legal = [o for o in plain if self._try(s, snap, o, chooser, 0, below=below)]
             return legal or [o for o in fallback if self._try(s, snap, o, chooser, 0, below=below)]
         finally:
-            s.events = events
+            s.elog = events
             s.probing = None
 
     def check_options(self, s: State, options: list[Value], chooser: int) -> None:
@@ -297,7 +298,7 @@ class Interpreter:
             RuleRuntimeError: playing an option met a rule fault or a dead end.
         """
         snap = s.snapshot()
-        events, s.events = s.events, _NO_EVENTS
+        events, s.elog = s.elog, _NO_EVENTS
         failed: tuple[int, str, Span | None] | None = None
         try:
             for i, option in enumerate(options):
@@ -313,7 +314,7 @@ class Interpreter:
                 if failed is not None:
                     break
         finally:
-            s.events = events
+            s.elog = events
         if failed is not None:
             i, message, span = failed
             msg = f"option {self.option_labels(s, options)[i]!r} is offered but fails when played: {message}"
@@ -377,10 +378,10 @@ class Interpreter:
             self._try(s, snap, o, chooser, depth + 1) for o in fallback)
 
 
-class _NoEvents(list[Event]):
+class _NoEvents(list[Event | tuple[Any, ...]]):
     """An event log that keeps nothing, for look-ahead trials."""
 
-    def append(self, _event: Event) -> None:
+    def append(self, _event: Event | tuple[Any, ...]) -> None:
         pass
 
 
