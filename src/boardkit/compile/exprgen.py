@@ -38,6 +38,9 @@ class ExprGen:
         # source is made), and the projections of their results the source reads: function
         # name -> attribute names, each written as a remembered function `FA_f__attr`.
         self.remembered: frozenset[str] = frozenset()
+        # Small functions written out at their calls when every argument is a plain name
+        # (set by the module writer): name -> parameters and body.
+        self.inlined: dict[str, d.FuncDef] = {}
         # Names bound to the items of a list of pieces (`for x in hand`): pieces themselves.
         self._piece_vars: set[str] = set()
         self.projections: dict[str, set[str]] = {}
@@ -179,6 +182,12 @@ class ExprGen:
         if isinstance(node, m.KeyFunc):
             return f"(lambda {node.cell.ident}: {self.gen(node.body)})"
         if isinstance(node, m.FuncCall):
+            small = self.inlined.get(node.name)
+            if small is not None and all(_plain(a) for a in node.args):
+                # The body with the arguments in place of the parameters: no call, and what the
+                # arguments are (a zone, say) is known to the body's source.
+                values = {p.ident: a for p, a in zip(small.params, node.args, strict=True)}
+                return self.gen(cast("m.Expr", _substitute(small.body, values)))
             return f"F_{node.name}({''.join(['s', *(', ' + self.gen(a) for a in node.args)])})"
         if isinstance(node, m.Unary):
             inner = self.gen(node.operand)
@@ -232,6 +241,37 @@ class ExprGen:
             self.projections.setdefault(obj.name, set()).add(node.name)
             return f"FA_{obj.name}__{node.name}({''.join(['s', *(', ' + self.gen(a) for a in obj.args)])})"
         return f"[_x.attrs[{node.name!r}] for _x in {self.gen(obj)}]"
+
+
+def _plain(node: m.Expr) -> bool:
+    """Whether evaluating `node` twice, or not at all, costs and changes nothing: a name or a literal."""
+    if isinstance(node, (m.Lit, m.Local, m.Bound, m.ConstRef, m.OptionRef, m.StateRef)):
+        return True
+    if isinstance(node, (m.ZoneRef, m.VarRef)):
+        return all(_plain(a) for a in node.args)
+    return False
+
+
+def _substitute(node: m.Expr | m.CompFor | m.KeyFunc, values: dict[str, m.Expr]) -> object:
+    """`node` with the names in `values` replaced by their expressions."""
+    if isinstance(node, m.Bound):
+        return values.get(node.ident, node)
+    changes: dict[str, object] = {}
+    for field in attrs.fields(type(node)):
+        value = getattr(node, field.name)
+        if isinstance(value, tuple):
+            new = tuple(_substitute(v, values) if _is_node(v) else v for v in value)
+            if any(a is not b for a, b in zip(new, value, strict=True)):
+                changes[field.name] = new
+        elif _is_node(value):
+            new_value = _substitute(value, values)
+            if new_value is not value:
+                changes[field.name] = new_value
+    return attrs.evolve(node, **changes) if changes else node  # type: ignore[arg-type]
+
+
+def _is_node(value: object) -> bool:
+    return attrs.has(type(value)) and not isinstance(value, Span)
 
 
 def _all_nodes(value: object) -> list[object]:

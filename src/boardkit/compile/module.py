@@ -39,7 +39,8 @@ def _pyname(name: str) -> str:
 def generate(game: d.GameDef) -> str:
     """Returns the module source for a checked ruleset."""
     ex = ExprGen(game)
-    ex.remembered = frozenset(_rememberable(ex, game))
+    ex.remembered, inlined = _kinds_of_functions(ex, game)
+    ex.inlined = {name: game.funcs[name] for name in inlined}
     w = Writer(ex)
     files = ", ".join(sorted(game.sources)) or game.name
     body = w.part()
@@ -149,12 +150,13 @@ def _projections(w: Writer, game: d.GameDef) -> None:
     w.line("")
 
 
-def _rememberable(ex: ExprGen, game: d.GameDef) -> set[str]:
-    """The functions whose results may be remembered until the next effect.
+def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], frozenset[str]]:
+    """The functions whose results may be remembered until the next effect, and those written out at their calls.
 
-    Only those that walk a list (where remembering pays for its key), and not those that draw
-    at random, call themselves (directly or not: the work budget bounds such recursion, and a
-    remembered one would change what it allows), or are always given a list of pieces (no key).
+    Neither draws at random or calls itself (directly or not: the work budget bounds such
+    recursion, and a remembered or written-out one would change what it allows). Remembered:
+    those that walk a list (where remembering pays for its key) and are not always given a
+    list of pieces (no key). Written out: the other small ones.
     """
     calls: dict[str, set[str]] = {}
     chance: set[str] = set()
@@ -166,7 +168,7 @@ def _rememberable(ex: ExprGen, game: d.GameDef) -> set[str]:
             chance.add(f.name)
         if any(isinstance(n, (m.ListComp, m.Where)) or (isinstance(n, m.Attr) and ex.pieces(n.obj)) for n in nodes):
             walks.add(f.name)
-    out = set()
+    out, small = set(), set()
     for name, direct in calls.items():
         reach, todo = set(), list(direct)
         while todo:
@@ -175,9 +177,17 @@ def _rememberable(ex: ExprGen, game: d.GameDef) -> set[str]:
                 reach.add(g)
                 todo.extend(calls.get(g, ()))
         listed = any(ex.takes_pieces(p.ident) for p in game.funcs[name].params)
-        if name in walks and name not in reach and not (reach | {name}) & chance and not listed:
+        if name in reach or (reach | {name}) & chance:
+            continue
+        if name in walks and not listed:
             out.add(name)
-    return out
+        elif len(m.walk(game.funcs[name].body)) <= _INLINE_SIZE:
+            small.add(name)
+    return frozenset(out), frozenset(small)
+
+
+# The most expressions a function's body may hold to be written out at its calls.
+_INLINE_SIZE = 40
 
 
 def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, *, args: str = "s, L") -> str:
