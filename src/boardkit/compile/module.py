@@ -213,6 +213,32 @@ def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int) -> str:
     return name
 
 
+def _branch_fn(w: Writer, name: str, ins: d.Branch) -> str:
+    """Writes the function of a branch's options: the indexes of those whose conditions hold, (plain, otherwise)."""
+    w.line(f"def {name}(s, L):")
+    w.at(ins.span, 1)
+    lists: dict[bool, list[str]] = {False: [], True: []}
+    fixed = True  # while no option has a condition, the lists are literals
+    for i, o in enumerate(ins.options):
+        if o.when is None and fixed:
+            lists[o.otherwise].append(str(i))
+            continue
+        if fixed:
+            w.line(f"_plain, _other = [{', '.join(lists[False])}], [{', '.join(lists[True])}]", 1)
+            fixed = False
+        target = "_other" if o.otherwise else "_plain"
+        if o.when is None:
+            w.line(f"{target}.append({i})", 1)
+        else:
+            w.line(f"if {w.ex.gen(o.when)}:", 1)
+            w.line(f"{target}.append({i})", 2)
+    if fixed:
+        w.line(f"return [{', '.join(lists[False])}], [{', '.join(lists[True])}]", 1)
+    else:
+        w.line("return _plain, _other", 1)
+    return name
+
+
 def _declarations(w: Writer, game: d.GameDef) -> None:
     w.line("# Initial values of variables, capacities and sizes of zones, labels and parts of pieces.")
     vars_ = [f"{v.name!r}: {_expr_fn(w, f'V_{v.name}', v.init, v.span)}" for v in game.vars.values()]
@@ -405,9 +431,7 @@ def _sites(w: Writer, game: d.GameDef) -> None:
                 if ins.by is None and passing:
                     quick.append(f"({proc.name!r}, {pc}): {ahead.entry(proc.name, pc + 1)}")
             elif isinstance(ins, d.Branch):
-                whens = [(_expr_fn(w, f"W_{base}_{i}", o.when, ins.span) if o.when is not None else "None")
-                         for i, o in enumerate(ins.options)]
-                entries.append(f"{pc}: (({''.join(x + ', ' for x in whens)}), {by})")
+                entries.append(f"{pc}: ({_branch_fn(w, f'W_{base}', ins)}, {by})")
                 if ins.by is None:
                     targets = "".join(f"{ahead.entry(proc.name, o.target)}, " for o in ins.options)
                     quick.append(f"({proc.name!r}, {pc}): ({targets})")

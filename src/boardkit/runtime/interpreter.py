@@ -87,7 +87,7 @@ class Interpreter:
         # A procedure that cannot return may loop for ever: let the trial find out.
         if flags.here or flags.fail or not flags.ret:
             return False
-        return not _may_fail((self.procs[f[0]], f[1]) for f in reversed(frames[:-1]))
+        return not self._below_of(frames)
 
     def span(self, s: State) -> Span | None:
         """Where the running procedure stands."""
@@ -144,12 +144,7 @@ class Interpreter:
 
     def _raw(self, s: State, ins: Decision, site: Any, local: dict[str, Value]) -> tuple[list[Any], list[Any]]:  # noqa: ANN401 - the generated site tables
         if ins.__class__ is Branch:
-            plain: list[Value] = []
-            fallback: list[Value] = []
-            for i, (option, when) in enumerate(zip(ins.options, site[0])):  # noqa: B905 - one condition per option, by construction; the keyword costs time in the look-ahead
-                if when is None or when(s, local):
-                    (fallback if option.otherwise else plain).append(i)
-            return plain, fallback
+            return site[0](s, local)  # type: ignore[no-any-return] # W_* functions: (plain, otherwise)
         if ins.optional is not None:  # type: ignore[union-attr]
             return [*site[0](s, local), SKIP], []
         return list(site[0](s, local)), []  # D_* functions give each option once
@@ -227,7 +222,10 @@ class Interpreter:
 
     def _below(self, s: State) -> bool:
         """Whether a dead end may follow, within the turn, where the callers of the top frame resume."""
-        frames, procs = s.frames, self.procs
+        return self._below_of(s.frames)
+
+    def _below_of(self, frames: list[list[Any]]) -> bool:
+        procs = self.procs
         for i in range(len(frames) - 2, -1, -1):
             f = frames[i]
             flags = procs[f[0]].probe[f[1]]
