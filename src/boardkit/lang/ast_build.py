@@ -27,28 +27,43 @@ def _tok_ends(tok: Token) -> tuple[tuple[int, int], tuple[int, int]]:
     return (line, column), (tok.end_line or line, tok.end_column or column + len(tok))
 
 
-def _ends(x: object) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """Returns where a child of a rule starts and ends: a token, an AST node, or a sequence of them."""
+def _start(x: object) -> tuple[int, int] | None:
+    """Where a child of a rule starts: a token, an AST node, or the first of a sequence of them that has a place."""
     if isinstance(x, Token):
-        return _tok_ends(x)
+        return x.line or 1, x.column or 1
     span: Span | None = getattr(x, "span", None)
     if span is not None:
-        return (span.line, span.column), (span.end_line or span.line, span.end_column or span.column)
+        return span.line, span.column
     if isinstance(x, (tuple, list)):
-        first = next((e for e in map(_ends, x) if e is not None), None)
-        if first is not None:
-            last = next(e for e in map(_ends, reversed(x)) if e is not None)
-            return first[0], last[1]
+        for item in x:
+            start = _start(item)
+            if start is not None:
+                return start
+    return None
+
+
+def _end(x: object) -> tuple[int, int] | None:
+    """Where a child of a rule ends: a token, an AST node, or the last of a sequence of them that has a place."""
+    if isinstance(x, Token):
+        return _tok_ends(x)[1]
+    span: Span | None = getattr(x, "span", None)
+    if span is not None:
+        return span.end_line or span.line, span.end_column or span.column
+    if isinstance(x, (tuple, list)):
+        for item in reversed(x):
+            end = _end(item)
+            if end is not None:
+                return end
     return None
 
 
 def _span(filename: str, children: object) -> Span:
     """Returns a rule's span from its children's positions (lark's propagate_positions costs more)."""
-    ends = _ends(children)
-    if ends is None:
+    start = _start(children)
+    if start is None:
         return Span(filename, 1, 1)
-    (line, column), (end_line, end_column) = ends
-    return Span(filename, line, column, end_line, end_column)
+    end = cast("tuple[int, int]", _end(children))
+    return Span(filename, start[0], start[1], end[0], end[1])
 
 
 def _tok_span(filename: str, tok: Token) -> Span:
