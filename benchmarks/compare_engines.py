@@ -4,7 +4,9 @@ Compares this checkout's engine with another one (a `src` directory, for example
 an older commit: `git archive COMMIT src rulesets | tar -x -C /tmp/old`), each run in a fresh
 process so that both pay the same, one after the other, repeatedly; reports medians and the
 ratio new/old per ruleset and player count. Both engines play the rule files of this checkout,
-so the comparison is of engines, not of rules. A shared machine makes single figures noisy:
+so the comparison is of engines, not of rules; an engine older than the language those files use
+plays its own commit's files instead (bundled names resolve next to its `src`; `--old-root` for
+the .bk paths), which compares engine and rules together. A shared machine makes single figures noisy:
 read the ratios, and repeat.
 
     python benchmarks/compare_engines.py --old /tmp/old/src [--repeat 5] [--decisions 1500]
@@ -44,8 +46,8 @@ print(made / (time.process_time() - start))
 """
 
 
-def _run(src: Path, name: str, players: int, decisions: int, fast: bool) -> float:
-    path = str(ROOT / name) if name.endswith(".bk") else name
+def _run(src: Path, name: str, players: int, decisions: int, fast: bool, root: Path = ROOT) -> float:
+    path = str(root / name) if name.endswith(".bk") else name
     env = {**os.environ, "PYTHONPATH": str(src)}
     out = subprocess.run([sys.executable, "-c", _WORKER, path, str(players), str(decisions), "1" if fast else "0"],
                          env=env, capture_output=True, text=True, check=True, cwd=ROOT)
@@ -57,13 +59,16 @@ def main() -> int:
     parser.add_argument("--old", type=Path, required=True, help="the other engine's src directory")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--decisions", type=int, default=1500)
+    parser.add_argument("--old-root", type=Path, default=ROOT,
+                        help="where the old engine reads the .bk files of GAMES (default: this checkout); for an "
+                             "engine older than the rule files' language, an export of its own commit")
     args = parser.parse_args()
     new_src = ROOT / "src"
     print(f"{'game':32} {'old moves/s':>12} {'new moves/s':>12} {'new actions/s':>14} {'moves x':>8} {'actions x':>10}")
     for name, players in GAMES:
         old, new, fast = [], [], []
         for _ in range(args.repeat):
-            old.append(_run(args.old, name, players, args.decisions, fast=False))
+            old.append(_run(args.old, name, players, args.decisions, fast=False, root=args.old_root))
             new.append(_run(new_src, name, players, args.decisions, fast=False))
             fast.append(_run(new_src, name, players, args.decisions, fast=True))
         o, n, f = statistics.median(old), statistics.median(new), statistics.median(fast)

@@ -159,7 +159,7 @@ class Game:
         if self._options is None:
             s, interp = self._s, self._interp
             try:
-                options = interp.legal_options(s)
+                options, self._player = interp.decide(s)
             except DeadEnd as exc:
                 msg = f"a rule failed while listing moves: {exc}"
                 raise RuleRuntimeError(msg) from None
@@ -245,9 +245,13 @@ class Game:
             self._checkpoints.append((made, s.snapshot(compact=True)))
         try:
             interp.apply(s, options[i], player, label)
-            self._advance()
+            interp.run(s)
             if self.check_invariants:
                 self.verify_invariants(made + 1)
+        except DeadEnd as exc:
+            self._rebuild(made)
+            msg = f"a rule failed outside any choice: {exc}"
+            raise RuleRuntimeError(msg) from None
         except BaseException:
             # A rule failed on the way: the game goes back to where it was, played forward from
             # its last checkpoint (no copy is taken before each move).
@@ -256,7 +260,7 @@ class Game:
         self.history.append(label)
         self._actions.append(i)
         self._points.append(self._point)
-        self._moved_on(None)
+        self._options = self._moves = self._player = self._point = None
 
     def _moved_on(self, point: object | None) -> None:
         self._options = self._moves = self._player = None

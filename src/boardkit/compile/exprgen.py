@@ -34,6 +34,16 @@ class ExprGen:
         self._piece_params: set[str] = set()
         # The name of the dict of procedure locals in the code being written.
         self.locals = "L"
+        # The functions whose results s.memo keeps (set by the module writer before any
+        # source is made), and the projections of their results the source reads: function
+        # name -> attribute names, each written as a remembered function `FA_f__attr`.
+        self.remembered: frozenset[str] = frozenset()
+        # Small functions written out at their calls when every argument is a plain name
+        # (set by the module writer): name -> parameters and body.
+        self.inlined: dict[str, d.FuncDef] = {}
+        # Names bound to the items of a list of pieces (`for x in hand`): pieces themselves.
+        self._piece_vars: set[str] = set()
+        self.projections: dict[str, set[str]] = {}
 
     def gen_with(self, node: m.Expr, locals_name: str) -> str:
         """Source of `node` where procedure locals are in the dict `locals_name`."""
@@ -71,6 +81,45 @@ class ExprGen:
             self._piece_lists()
             return node.ident in self._piece_params
         return False
+
+    def number(self, node: m.Expr) -> bool:
+        """Whether `node` always evaluates to a whole number."""
+        if isinstance(node, m.Lit):
+            return node.value.__class__ is int
+        if isinstance(node, m.Unary):
+            return node.op == "-" and self.number(node.operand)
+        if isinstance(node, m.Binary):
+            return node.op in {"+", "-", "*", "/", "%"} and self.number(node.left) and self.number(node.right)
+        if isinstance(node, m.BuiltinCall):
+            return node.name in {"size", "count", "position"}
+        if isinstance(node, m.Ternary):
+            return self.number(node.then) and self.number(node.other)
+        return False
+
+    def distinct(self, node: m.Expr) -> bool:
+        """Whether `node` always evaluates to distinct values, none of them pieces.
+
+        A choice from such a list offers its values as they are (runtime/options.py).
+        """
+        if isinstance(node, (m.EnumList, m.StateRef)):
+            return isinstance(node, m.EnumList) or node.name == "players"
+        if isinstance(node, m.BuiltinCall):
+            return node.name == "range" or (node.name == "distinct" and len(node.args) == 1
+                                             and isinstance(node.args[0], m.Attr))
+        if isinstance(node, m.ListLit):
+            values = [x.value for x in node.items if isinstance(x, m.Lit) and x.value.__class__ in {int, str}]
+            return len(values) == len(node.items) and len(set(values)) == len(values)
+        if isinstance(node, m.Where):
+            return self.distinct(node.coll)
+        if isinstance(node, m.ListComp) and len(node.fors) == 1:
+            elt = node.elt
+            return isinstance(elt, m.Bound) and elt.ident == node.fors[0].var.ident and self.distinct(node.fors[0].iter)
+        return False
+
+    def takes_pieces(self, param: str) -> bool:
+        """Whether every call of a function passes a list of pieces for its parameter `param`."""
+        self._piece_lists()
+        return param in self._piece_params
 
     def _piece_lists(self) -> set[str]:
         """Finds the user functions whose body is a list of pieces.
@@ -120,9 +169,7 @@ class ExprGen:
         if isinstance(node, m.ZoneRef):
             return f"s.zones[{self.zone_slot(node)}]"
         if isinstance(node, m.Attr):
-            if self.pieces(node.obj):
-                return f"[_x.attrs[{node.name!r}] for _x in {self.gen(node.obj)}]"
-            return f"_attr({self.gen(node.obj)}, {node.name!r})"
+            return self._attr(node)
         if isinstance(node, m.PieceAttr):
             return f"{node.piece.ident}.attrs[{node.name!r}]"
         if isinstance(node, m.BuiltinCall):
@@ -135,6 +182,12 @@ class ExprGen:
         if isinstance(node, m.KeyFunc):
             return f"(lambda {node.cell.ident}: {self.gen(node.body)})"
         if isinstance(node, m.FuncCall):
+            small = self.inlined.get(node.name)
+            if small is not None and all(_plain(a) for a in node.args):
+                # The body with the arguments in place of the parameters: no call, and what the
+                # arguments are (a zone, say) is known to the body's source.
+                values = {p.ident: a for p, a in zip(small.params, node.args, strict=True)}
+                return self.gen(cast("m.Expr", _substitute(small.body, values)))
             return f"F_{node.name}({''.join(['s', *(', ' + self.gen(a) for a in node.args)])})"
         if isinstance(node, m.Unary):
             inner = self.gen(node.operand)
@@ -144,7 +197,11 @@ class ExprGen:
             if node.op == "+":
                 if self.pieces(node.left) and self.pieces(node.right):
                     return f"({left} + {right})"  # pieces: a game holds too few to run away
+                if self.number(node.left) or self.number(node.right):
+                    return f"({left} + {right})"  # a sum, or the TypeError `_add` would raise
                 return f"_add(s, {left}, {right})"
+            if node.op in {"==", "!="} and isinstance(node.right, m.Lit) and node.right.value is None:
+                return f"({left} {'is' if node.op == '==' else 'is not'} None)"
             if node.op == "*":
                 return f"_mul({left}, {right})"
             return f"({left} {_OPS[node.op]} {right})"
@@ -160,6 +217,8 @@ class ExprGen:
         if isinstance(node, m.ListComp):
             clauses = []
             for f in node.fors:
+                if self.pieces(f.iter):
+                    self._piece_vars.add(f.var.ident)
                 clause = f"for {f.var.ident} in _each(s, {self.gen(f.iter)})"
                 if f.cond is not None:
                     clause += f" if {self.gen(f.cond)}"
@@ -167,6 +226,52 @@ class ExprGen:
             return f"[{self.gen(node.elt)} {' '.join(clauses)}]"
         msg = f"no source for {type(node).__name__}"
         raise TypeError(msg)
+
+
+    def _attr(self, node: m.Attr) -> str:
+        """A projection: of a zone or a remembered function's result, remembered too."""
+        obj = node.obj
+        if isinstance(obj, m.Bound) and obj.ident in self._piece_vars:
+            return f"{obj.ident}.attrs[{node.name!r}]"
+        if not self.pieces(obj):
+            return f"_attr({self.gen(obj)}, {node.name!r})"
+        if isinstance(obj, m.ZoneRef):
+            return f"_zattr(s, {self.zone_slot(obj)}, {node.name!r})"
+        if isinstance(obj, m.FuncCall) and obj.name in self.remembered:
+            self.projections.setdefault(obj.name, set()).add(node.name)
+            return f"FA_{obj.name}__{node.name}({''.join(['s', *(', ' + self.gen(a) for a in obj.args)])})"
+        return f"[_x.attrs[{node.name!r}] for _x in {self.gen(obj)}]"
+
+
+def _plain(node: m.Expr) -> bool:
+    """Whether evaluating `node` twice, or not at all, costs and changes nothing: a name or a literal."""
+    if isinstance(node, (m.Lit, m.Local, m.Bound, m.ConstRef, m.OptionRef, m.StateRef)):
+        return True
+    if isinstance(node, (m.ZoneRef, m.VarRef)):
+        return all(_plain(a) for a in node.args)
+    return False
+
+
+def _substitute(node: m.Expr | m.CompFor | m.KeyFunc, values: dict[str, m.Expr]) -> object:
+    """`node` with the names in `values` replaced by their expressions."""
+    if isinstance(node, m.Bound):
+        return values.get(node.ident, node)
+    changes: dict[str, object] = {}
+    for field in attrs.fields(type(node)):
+        value = getattr(node, field.name)
+        if isinstance(value, tuple):
+            new = tuple(_substitute(v, values) if _is_node(v) else v for v in value)
+            if any(a is not b for a, b in zip(new, value, strict=True)):
+                changes[field.name] = new
+        elif _is_node(value):
+            new_value = _substitute(value, values)
+            if new_value is not value:
+                changes[field.name] = new_value
+    return attrs.evolve(node, **changes) if changes else node  # type: ignore[arg-type]
+
+
+def _is_node(value: object) -> bool:
+    return attrs.has(type(value)) and not isinstance(value, Span)
 
 
 def _all_nodes(value: object) -> list[object]:

@@ -114,7 +114,7 @@ class Lookahead:
             w.line("return None", 1)
             return
         cur, at, chain, local, ins = found
-        body.append(f"_vals = _offered(D_{cur.replace('$', '_')}_{at}(s, {local}), s)")
+        body.append(f"_vals = D_{cur.replace('$', '_')}_{at}(s, {local})")
         body.append("if not _vals:")
         body.append("    return False")
         fail = self._may_fail([(cur, at), *reversed(chain)])

@@ -38,7 +38,10 @@ def _pyname(name: str) -> str:
 
 def generate(game: d.GameDef) -> str:
     """Returns the module source for a checked ruleset."""
-    w = Writer(ExprGen(game))
+    ex = ExprGen(game)
+    ex.remembered, inlined = _kinds_of_functions(ex, game)
+    ex.inlined = {name: game.funcs[name] for name in inlined}
+    w = Writer(ex)
     files = ", ".join(sorted(game.sources)) or game.name
     body = w.part()
     _constants(body, game)
@@ -47,6 +50,7 @@ def generate(game: d.GameDef) -> str:
     for proc in game.procs.values():
         _procedure(body, proc, game.procs)
     _sites(body, game)
+    _projections(body, game)
     w.line(f"# The rules of {game.title!r} compiled by boardkit {__version__} from {files}.")
     w.line("# Generated code: edit the rule files, not this module. Names bound by the runtime: s is")
     w.line("# the game state, L the locals of the running procedure, F its frame; _* are its helpers.")
@@ -85,16 +89,105 @@ def _constants(w: Writer, game: d.GameDef) -> None:
 
 
 def _functions(w: Writer, game: d.GameDef) -> None:
-    w.line("# Functions.")
+    w.line("# Functions. Those marked 'remembered' keep their results in s.memo while the game")
+    w.line("# stands still: rules ask the same question many times between two effects.")
+    remembered = w.ex.remembered
     for f in game.funcs.values():
         params = "".join(f", {p.ident}" for p in f.params)
-        w.line(f"def F_{f.name}(s{params}):")
+        w.line(f"def F_{f.name}(s{params}):{'  # remembered' if f.name in remembered else ''}")
         w.at(f.span, 1)
-        w.line(f"s.work -= {CALL_COST}", 1)
-        w.line("if s.work < 0:", 1)
-        w.line("_over_budget()", 2)
-        w.line(f"return {w.ex.gen(f.body)}", 1)
+        if f.name not in remembered:
+            w.line(f"s.work -= {CALL_COST}", 1)
+            w.line("if s.work < 0:", 1)
+            w.line("_over_budget()", 2)
+            w.line(f"return {w.ex.gen(f.body)}", 1)
+            continue
+        key = "".join(f"{p.ident}, {p.ident}.__class__ is bool, " for p in f.params)
+        w.line(f"_k = ({f.name!r}, {key})", 1)
+        w.line("try:", 1)
+        w.line("_r = s.memo.get(_k, _MISS)", 2)
+        w.line("except TypeError:  # a list among the arguments: no key", 1)
+        w.line("_r = _MISS", 2)
+        w.line("_k = None", 2)
+        w.line("if _r is _MISS:", 1)
+        w.line(f"s.work -= {CALL_COST}", 2)
+        w.line("if s.work < 0:", 2)
+        w.line("_over_budget()", 3)
+        w.line(f"_r = {w.ex.gen(f.body)}", 2)
+        w.line("if _k is not None:", 2)
+        w.line("s.memo[_k] = _r", 3)
+        w.line("return _r", 1)
     w.line("")
+
+
+def _remembered_fn(w: Writer, key: str, value: str) -> None:
+    """Writes the body of a function that keeps `value` in s.memo under the key `key`.
+
+    The key may hold a list (the arguments of a call): then there is no key, and no memo.
+    """
+    w.line(f"_k = {key}", 1)
+    w.line("try:", 1)
+    w.line("_r = s.memo.get(_k, _MISS)", 2)
+    w.line("except TypeError:  # a list among the arguments: no key", 1)
+    w.line(f"return {value}", 2)
+    w.line("if _r is _MISS:", 1)
+    w.line(f"_r = s.memo[_k] = {value}", 2)
+    w.line("return _r", 1)
+
+
+def _projections(w: Writer, game: d.GameDef) -> None:
+    """Writes the remembered projections of remembered functions' results that the rules read."""
+    w.line("# Projections of remembered functions' results, remembered too: FA_f__attr.")
+    for fname, names in w.ex.projections.items():
+        f = game.funcs[fname]
+        args = "".join(f", {p.ident}" for p in f.params)
+        key = "".join(f"{p.ident}, {p.ident}.__class__ is bool, " for p in f.params)
+        for attr in sorted(names):
+            w.line(f"def FA_{fname}__{attr}(s{args}):")
+            w.at(f.span, 1)
+            _remembered_fn(w, f"({f'{fname}.{attr}'!r}, {key})",
+                           f"[_x.attrs[{attr!r}] for _x in F_{fname}(s{args})]")
+    w.line("")
+
+
+def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], frozenset[str]]:
+    """The functions whose results may be remembered until the next effect, and those written out at their calls.
+
+    Neither draws at random or calls itself (directly or not: the work budget bounds such
+    recursion, and a remembered or written-out one would change what it allows). Remembered:
+    those that walk a list (where remembering pays for its key) and are not always given a
+    list of pieces (no key). Written out: the other small ones.
+    """
+    calls: dict[str, set[str]] = {}
+    chance: set[str] = set()
+    walks: set[str] = set()
+    for f in game.funcs.values():
+        nodes = m.walk(f.body)
+        calls[f.name] = {n.name for n in nodes if isinstance(n, m.FuncCall)}
+        if any(isinstance(n, m.BuiltinCall) and n.name == "random" for n in nodes):
+            chance.add(f.name)
+        if any(isinstance(n, (m.ListComp, m.Where)) or (isinstance(n, m.Attr) and ex.pieces(n.obj)) for n in nodes):
+            walks.add(f.name)
+    out, small = set(), set()
+    for name, direct in calls.items():
+        reach, todo = set(), list(direct)
+        while todo:
+            g = todo.pop()
+            if g not in reach:
+                reach.add(g)
+                todo.extend(calls.get(g, ()))
+        listed = any(ex.takes_pieces(p.ident) for p in game.funcs[name].params)
+        if name in reach or (reach | {name}) & chance:
+            continue
+        if name in walks and not listed:
+            out.add(name)
+        elif len(m.walk(game.funcs[name].body)) <= _INLINE_SIZE:
+            small.add(name)
+    return frozenset(out), frozenset(small)
+
+
+# The most expressions a function's body may hold to be written out at its calls.
+_INLINE_SIZE = 40
 
 
 def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, *, args: str = "s, L") -> str:
@@ -106,7 +199,7 @@ def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, *, args: str = "s, 
 
 
 def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int) -> str:
-    """Writes the function of a choice's options, remembered in s.memo while the game stands still.
+    """Writes the function of a choice's options (distinct), remembered in s.memo while the game stands still.
 
     The look-ahead of one decision, the decision itself and those after it ask for them again.
     Keyed by the locals they read (a truth value apart from 0 and 1); a list among them is no key.
@@ -115,14 +208,34 @@ def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int) -> str:
     key = "".join(f"L[{n!r}], L[{n!r}].__class__ is bool, " for n in names)
     w.line(f"def {name}(s, L):")
     w.at(span, 1)
-    w.line(f"_k = ({site}, {key})", 1)
-    w.line("try:", 1)
-    w.line("_r = s.memo.get(_k, _MISS)", 2)
-    w.line("except TypeError:", 1)
-    w.line(f"return {w.ex.gen(node)}", 2)
-    w.line("if _r is _MISS:", 1)
-    w.line(f"_r = s.memo[_k] = {w.ex.gen(node)}", 2)
-    w.line("return _r", 1)
+    value = w.ex.gen(node) if w.ex.distinct(node) else f"_offered({w.ex.gen(node)}, s)"
+    _remembered_fn(w, f"({site}, {key})", value)
+    return name
+
+
+def _branch_fn(w: Writer, name: str, ins: d.Branch) -> str:
+    """Writes the function of a branch's options: the indexes of those whose conditions hold, (plain, otherwise)."""
+    w.line(f"def {name}(s, L):")
+    w.at(ins.span, 1)
+    lists: dict[bool, list[str]] = {False: [], True: []}
+    fixed = True  # while no option has a condition, the lists are literals
+    for i, o in enumerate(ins.options):
+        if o.when is None and fixed:
+            lists[o.otherwise].append(str(i))
+            continue
+        if fixed:
+            w.line(f"_plain, _other = [{', '.join(lists[False])}], [{', '.join(lists[True])}]", 1)
+            fixed = False
+        target = "_other" if o.otherwise else "_plain"
+        if o.when is None:
+            w.line(f"{target}.append({i})", 1)
+        else:
+            w.line(f"if {w.ex.gen(o.when)}:", 1)
+            w.line(f"{target}.append({i})", 2)
+    if fixed:
+        w.line(f"return [{', '.join(lists[False])}], [{', '.join(lists[True])}]", 1)
+    else:
+        w.line("return _plain, _other", 1)
     return name
 
 
@@ -285,9 +398,9 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
         return [f"s.end_game(str({w.ex.gen(ins.reason)}))", f"return {OVER}"]
     if isinstance(ins, d.TurnBegin):
         return [f"_p = {w.ex.gen(ins.player)}", "L['$actor'] = _p", "s.turn_player = _p", "s.turn_count += 1",
-                "s.events.append(_TurnStarted(_p, s.turn_count))"]
+                "s.elog.append((_TurnStarted, _p, s.turn_count))"]
     if isinstance(ins, d.TurnEnd):
-        return ["s.events.append(_TurnEnded(s.turn_player))",
+        return ["s.elog.append((_TurnEnded, s.turn_player))",
                 "if probe:", f"    F[1] = {pc + 1}", f"    return {TURN_DONE}", f"pc = {pc + 1}"]
     msg = f"no code for {type(ins).__name__}"
     raise TypeError(msg)
@@ -318,9 +431,7 @@ def _sites(w: Writer, game: d.GameDef) -> None:
                 if ins.by is None and passing:
                     quick.append(f"({proc.name!r}, {pc}): {ahead.entry(proc.name, pc + 1)}")
             elif isinstance(ins, d.Branch):
-                whens = [(_expr_fn(w, f"W_{base}_{i}", o.when, ins.span) if o.when is not None else "None")
-                         for i, o in enumerate(ins.options)]
-                entries.append(f"{pc}: (({''.join(x + ', ' for x in whens)}), {by})")
+                entries.append(f"{pc}: ({_branch_fn(w, f'W_{base}', ins)}, {by})")
                 if ins.by is None:
                     targets = "".join(f"{ahead.entry(proc.name, o.target)}, " for o in ins.options)
                     quick.append(f"({proc.name!r}, {pc}): ({targets})")

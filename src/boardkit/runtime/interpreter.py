@@ -16,7 +16,7 @@ from boardkit.compile.module import CALLED, DECISION, OVER, RETURNED, TURN_DONE
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError, rule_fault
 from boardkit.model.defs import Branch
 from boardkit.runtime.events import Chose, Event
-from boardkit.runtime.options import SKIP, offered
+from boardkit.runtime.options import SKIP
 from boardkit.runtime.pieces import Piece, label_of
 from boardkit.runtime.program import STEP_LIMIT, ProcRun, Program
 from boardkit.runtime.work import WORK_LIMIT
@@ -87,7 +87,7 @@ class Interpreter:
         # A procedure that cannot return may loop for ever: let the trial find out.
         if flags.here or flags.fail or not flags.ret:
             return False
-        return not _may_fail((self.procs[f[0]], f[1]) for f in reversed(frames[:-1]))
+        return not self._below_of(frames)
 
     def span(self, s: State) -> Span | None:
         """Where the running procedure stands."""
@@ -107,11 +107,17 @@ class Interpreter:
     def chooser(self, s: State) -> int:
         """The player who owes the pending decision."""
         proc, pc, _, site = self._site(s)
-        by = site[1]
+        return self._chooser(s, proc, pc, site[1], s.frames[-1][2])
+
+    def _chooser(self, s: State, proc: ProcRun, pc: int, by: Any, local: dict[str, Value]) -> int:  # noqa: ANN401 - a generated function or None
+        if by is None:
+            player = local.get("$actor")
+            if player.__class__ is int and 0 <= player < s.nplayers:
+                return player
         if s.probing is None:
             s.work = WORK_LIMIT
         try:
-            player = by(s, s.frames[-1][2]) if by is not None else s.frames[-1][2].get("$actor")
+            player = by(s, local) if by is not None else local.get("$actor")
         except RULE_FAULTS as exc:
             msg = rule_fault(exc)
             raise RuleRuntimeError(msg, proc.span(pc)) from None
@@ -134,16 +140,14 @@ class Interpreter:
 
     def _raw_options(self, s: State) -> tuple[list[Any], list[Any]]:
         _, _, ins, site = self._site(s)
-        local = s.frames[-1][2]
-        if isinstance(ins, Branch):
-            plain: list[Value] = []
-            fallback: list[Value] = []
-            for i, (option, when) in enumerate(zip(ins.options, site[0])):  # noqa: B905 - one condition per option, by construction; the keyword costs time in the look-ahead
-                if when is None or when(s, local):
-                    (fallback if option.otherwise else plain).append(i)
-            return plain, fallback
-        skip = [SKIP] if ins.optional is not None else []
-        return offered(site[0](s, local), s) + skip, []
+        return self._raw(s, ins, site, s.frames[-1][2])
+
+    def _raw(self, s: State, ins: Decision, site: Any, local: dict[str, Value]) -> tuple[list[Any], list[Any]]:  # noqa: ANN401 - the generated site tables
+        if ins.__class__ is Branch:
+            return site[0](s, local)  # type: ignore[no-any-return] # W_* functions: (plain, otherwise)
+        if ins.optional is not None:  # type: ignore[union-attr]
+            return [*site[0](s, local), SKIP], []
+        return list(site[0](s, local)), []  # D_* functions give each option once
 
     def option_label(self, s: State, option: Value) -> str:
         """How players read one option: a branch's name, a value's label."""
@@ -164,10 +168,13 @@ class Interpreter:
         option = options[i]
         kind = option.__class__
         if kind is int or kind is str:
+            frame = s.frames[-1]
+            ins = self.procs[frame[0]].code[frame[1]]
+            if isinstance(ins, Branch):
+                name: str = ins.options[option].name
+                return name
             if all(o.__class__ is kind for o in options):
-                return self.option_label(s, option)
-        elif isinstance(self._site(s)[2], Branch):
-            return self.option_label(s, option)
+                return str(option)
         return self.option_labels(s, options)[i]
 
     def option_labels(self, s: State, options: list[Any]) -> list[str]:
@@ -202,7 +209,7 @@ class Interpreter:
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
         if label is not None:
-            s.events.append(Chose(chooser, label, ins.prompt))
+            s.elog.append((Chose, chooser, label, ins.prompt))
         if isinstance(ins, Branch):
             frame[1] = ins.options[option].target
         else:
@@ -211,25 +218,70 @@ class Interpreter:
 
     def needs_probe(self, s: State) -> bool:
         """Whether a dead end may follow the pending decision within the turn."""
-        return _may_fail((self.procs[f[0]], f[1]) for f in reversed(s.frames))
+        return self._needs_probe(s, below=self._below(s))
+
+    def _below(self, s: State) -> bool:
+        """Whether a dead end may follow, within the turn, where the callers of the top frame resume."""
+        return self._below_of(s.frames)
+
+    def _below_of(self, frames: list[list[Any]]) -> bool:
+        procs = self.procs
+        for i in range(len(frames) - 2, -1, -1):
+            f = frames[i]
+            flags = procs[f[0]].probe[f[1]]
+            if flags.fail:
+                return True
+            if not flags.ret:
+                return False
+        return False
+
+    def _needs_probe(self, s: State, *, below: bool) -> bool:
+        top = s.frames[-1]
+        flags = self.procs[top[0]].probe[top[1]]
+        return flags.fail or (flags.ret and below)
 
     def legal_options(self, s: State) -> list[Value]:
         """Options of the pending decision that can be completed into a legal turn."""
         plain, fallback = self.raw_options(s)
-        if not self.needs_probe(s):
+        below = self._below(s)  # the callers stand still while the options are tried
+        if not self._needs_probe(s, below=below):
             return plain or fallback
-        chooser = self.chooser(s)
+        return self._tried(s, plain, fallback, self.chooser(s), below=below)
+
+    def decide(self, s: State) -> tuple[list[Value], int]:
+        """The legal options of the pending decision and the player who owes it.
+
+        `legal_options` and `chooser` in one, for the game's every decision: the site is looked
+        up once.
+        """
+        frame = s.frames[-1]
+        proc, pc, local = self.procs[frame[0]], frame[1], frame[2]
+        ins, site = proc.code[pc], proc.sites[pc]
+        try:
+            plain, fallback = self._raw(s, ins, site, local)
+        except RULE_FAULTS as exc:
+            raise RuleRuntimeError(rule_fault(exc), proc.span(pc)) from None
+        player = self._chooser(s, proc, pc, site[1], local)
+        flags = proc.probe[pc]
+        if flags.fail:
+            return self._tried(s, plain, fallback, player, below=self._below(s)), player
+        if flags.ret and self._below(s):
+            return self._tried(s, plain, fallback, player, below=True), player
+        return plain or fallback, player
+
+    def _tried(self, s: State, plain: list[Value], fallback: list[Value], chooser: int, *, below: bool) -> list[Value]:
+        """The options after which the turn can be completed, tried ahead."""
         s.trials_left = TRIAL_LIMIT
         s.work = WORK_LIMIT
         # Trials are not part of the game: their events go nowhere.
-        events, s.events = s.events, _NO_EVENTS
+        events, s.elog = s.elog, _NO_EVENTS
         s.probing = chooser
         try:
             snap: list[Snapshot] = []  # taken only if a trial has to run
-            legal = [o for o in plain if self._try(s, snap, o, chooser, 0)]
-            return legal or [o for o in fallback if self._try(s, snap, o, chooser, 0)]
+            legal = [o for o in plain if self._try(s, snap, o, chooser, 0, below=below)]
+            return legal or [o for o in fallback if self._try(s, snap, o, chooser, 0, below=below)]
         finally:
-            s.events = events
+            s.elog = events
             s.probing = None
 
     def check_options(self, s: State, options: list[Value], chooser: int) -> None:
@@ -244,7 +296,7 @@ class Interpreter:
             RuleRuntimeError: playing an option met a rule fault or a dead end.
         """
         snap = s.snapshot()
-        events, s.events = s.events, _NO_EVENTS
+        events, s.elog = s.elog, _NO_EVENTS
         failed: tuple[int, str, Span | None] | None = None
         try:
             for i, option in enumerate(options):
@@ -260,23 +312,25 @@ class Interpreter:
                 if failed is not None:
                     break
         finally:
-            s.events = events
+            s.elog = events
         if failed is not None:
             i, message, span = failed
             msg = f"option {self.option_labels(s, options)[i]!r} is offered but fails when played: {message}"
             raise RuleRuntimeError(msg, span)
 
-    def _try(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int) -> bool:
+    def _try(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int, *,
+             below: bool | None = None) -> bool:
         """Whether the turn can be completed after `option`.
 
-        Leaves `s` as it was (`snap` holds a snapshot of it once one is needed).
+        Leaves `s` as it was (`snap` holds a snapshot of it once one is needed). `below`: what
+        `_below` says of `s`, when the caller knows it.
         """
         s.trials_left -= 1
         if s.trials_left < 0:
             msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
             raise RuleRuntimeError(msg, self.span(s))
         s.work = WORK_LIMIT  # each continuation may do a run's work; the trial count bounds them
-        quick = self._quick(s, option, depth)
+        quick = self._quick(s, option, depth, below=below)
         if quick is not None:
             return quick
         if not snap:
@@ -291,7 +345,7 @@ class Interpreter:
         finally:
             s.restore(snap[0])
 
-    def _quick(self, s: State, option: Value, depth: int) -> bool | None:
+    def _quick(self, s: State, option: Value, depth: int, *, below: bool | None) -> bool | None:
         """Settles a trial without running it; None: run it.
 
         It can when the option leads, through jumps and calls only, to decisions of the same
@@ -301,7 +355,8 @@ class Interpreter:
         quick = self.program.quick.get((top[0], top[1]))
         if quick is None:
             return None
-        below = _may_fail((self.procs[f[0]], f[1]) for f in reversed(s.frames[:-1]))
+        if below is None:
+            below = self._below(s)
         if isinstance(quick, tuple):
             return quick[option](s, top[2], depth, below)
         ins = self.procs[top[0]].code[top[1]]
@@ -321,10 +376,10 @@ class Interpreter:
             self._try(s, snap, o, chooser, depth + 1) for o in fallback)
 
 
-class _NoEvents(list[Event]):
+class _NoEvents(list[Event | tuple[Any, ...]]):
     """An event log that keeps nothing, for look-ahead trials."""
 
-    def append(self, _event: Event) -> None:
+    def append(self, _event: Event | tuple[Any, ...]) -> None:
         pass
 
 

@@ -24,7 +24,7 @@ from boardkit.runtime.builtins import BUILTINS
 from boardkit.runtime.events import TurnEnded, TurnStarted
 from boardkit.runtime.listops import LIST_LIMIT
 from boardkit.runtime.options import offered
-from boardkit.runtime.work import ConstState, add, attribute, each, multiply, over_budget, repeats
+from boardkit.runtime.work import ConstState, add, attribute, each, multiply, over_budget, repeats, zone_attr
 from boardkit.source import Span
 
 if TYPE_CHECKING:
@@ -115,8 +115,9 @@ class Program:
     def _namespace(self) -> dict[str, Any]:
         ns: dict[str, Any] = {"__builtins__": {}, "__name__": f"boardkit_rules_{self.game.name}"}
         ns.update({f"_b_{name}": fn for name, fn in BUILTINS.items()})
-        ns.update(_attr=attribute, _each=each, _repeats=repeats, _over_budget=over_budget, _add=add, _mul=multiply,
-                  _cp=_copy, list=list, tuple=tuple, range=range, len=len, str=str, dict=dict, isinstance=isinstance,
+        ns.update(_attr=attribute, _zattr=zone_attr, _each=each, _repeats=repeats, _over_budget=over_budget, _add=add,
+                  _mul=multiply, _cp=_copy, list=list, tuple=tuple, range=range, len=len, str=str, dict=dict,
+                  isinstance=isinstance,
                   _TurnStarted=TurnStarted, _TurnEnded=TurnEnded, _const=self._const, _runaway=self._runaway,
                   _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,
                   _offered=offered, _QUICK_FAULTS=(*RULE_FAULTS, Horizon),

@@ -100,7 +100,10 @@ class State:
         self.seed = seed
         self.rng_draws = 0
         self.frames: list[list[Any]] = []
-        self.events: list[Event] = []
+        # The event log as effects write it: events, or (event class, *its fields) tuples that
+        # `events` makes into events when someone reads them (most games run unread).
+        self.elog: list[Event | tuple[Any, ...]] = []
+        self._made = 0  # how many entries of elog are events already
         self.over = False
         self.end_reason: str | None = None
         self.turn_player: int | None = None
@@ -125,6 +128,23 @@ class State:
         # in place, like `known` (docs/reference/grid.md).
         self.boards: dict[int, grid.Board] = grid.new_boards(self) if game.zones and any(
             z.grid is not None for z in game.zones.values()) else {}
+
+    @property
+    def events(self) -> list[Event]:
+        """The event log, oldest first."""
+        log, made = self.elog, self._made
+        if made < len(log):
+            for i in range(made, len(log)):
+                e = log[i]
+                if e.__class__ is tuple:
+                    log[i] = e[0](*e[1:])
+            self._made = len(log)
+        return log  # type: ignore[return-value]
+
+    @events.setter
+    def events(self, log: list[Event]) -> None:
+        self.elog = log  # type: ignore[assignment]
+        self._made = len(log)
 
     @property
     def rng(self) -> random.Random:
@@ -177,7 +197,7 @@ class State:
             self._mix(dest)
         text = self.layout.zone_text
         for src, ids in by_source.items() if self.probing is None else ():
-            self.events.append(Moved(_ONE[ids[0]] if len(ids) == 1 else tuple(ids), text[src], text[dest]))
+            self.elog.append((Moved, _ONE[ids[0]] if len(ids) == 1 else tuple(ids), text[src], text[dest]))
         if reveals:
             raise Horizon
 
@@ -237,7 +257,7 @@ class State:
     def shuffle(self, slot: int) -> None:
         """Shuffles a zone."""
         self._mix(slot)
-        self.events.append(Shuffled(key_text(self.layout.zone_keys[slot])))
+        self.elog.append(Shuffled(key_text(self.layout.zone_keys[slot])))
 
     def create(self, type_name: str, attrs: dict[str, Value], count: int, slot: int) -> None:
         """Creates `count` pieces of one type in a zone."""
@@ -254,7 +274,7 @@ class State:
         if self.layout.zone_defs[slot].kind == "bag":
             self._mix(slot)
         self.memo = {}  # labels may have read the zone before the pieces were in it
-        self.events.append(Created(tuple(ids), key_text(self.layout.zone_keys[slot])))
+        self.elog.append(Created(tuple(ids), key_text(self.layout.zone_keys[slot])))
 
     def set_var(self, key: Key, value: Value, op: str) -> None:
         """Sets a variable (`=`), or adds to it or takes from it (`+=`, `-=`)."""
@@ -269,7 +289,7 @@ class State:
             value = list(value)
         self.vars[key] = value
         if self.probing is None:  # look-ahead trials keep no events: skip making them
-            self.events.append(VarSet(key_text(key), by_id(value)))
+            self.elog.append((VarSet, key_text(key), by_id(value)))
 
     def set_item(self, key: Key, index: Value, value: Value, op: str) -> None:
         """Sets the `index`-th item of a list variable (counting from 1, as `nth`), or adds to it.
@@ -293,7 +313,7 @@ class State:
     def log(self, message: str, args: list[Value]) -> None:
         """Logs a message, followed by its values as players read them."""
         text = " ".join([message, *(label_of(a) for a in args)])
-        self.events.append(Logged(text))
+        self.elog.append(Logged(text))
 
     def peek(self, pieces: object, player: object) -> None:
         """Lets `player` know `pieces` (one piece or a list) while they stay out of public zones."""
@@ -307,7 +327,7 @@ class State:
         for p in chosen:
             known[p.id] = known.get(p.id, 0) | (1 << player)
         self.known = known
-        self.events.append(Peeked(tuple(p.id for p in chosen), player))
+        self.elog.append(Peeked(tuple(p.id for p in chosen), player))
         if reveals:
             raise Horizon
 
@@ -318,7 +338,7 @@ class State:
         reveals = self.probing is not None and self._unknown_to(self.probing, chosen)
         everyone = (1 << self.nplayers) - 1
         self.known = {**self.known, **{p.id: everyone for p in chosen}}
-        self.events.append(Revealed(tuple(p.id for p in chosen)))
+        self.elog.append(Revealed(tuple(p.id for p in chosen)))
         if reveals:
             raise Horizon
 
@@ -328,7 +348,7 @@ class State:
         self.over = True
         self.end_reason = reason
         self.frames = []
-        self.events.append(GameEnded(reason))
+        self.elog.append(GameEnded(reason))
 
     def place(self, piece: object, dest: int, cells: object) -> None:
         """Puts one piece on cells of a grid zone (`place x on g at cells`)."""
@@ -357,7 +377,7 @@ class State:
         twin.vars = dict(self.vars)
         twin.pieces = self.pieces[:]
         twin.frames = [[f[0], f[1], dict(f[2])] for f in self.frames]
-        twin.events = list(self.events)
+        twin.elog = list(self.elog)
         twin.memo = {}
         return twin
 
@@ -371,7 +391,7 @@ class State:
         if compact:
             loc = array.array("H" if len(self.zones) <= _SHORT else "l", self.loc)
         return (self.zones[:], loc, dict(self.vars),
-                [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng_draws, len(self.events),
+                [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng_draws, len(self.elog),
                 self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known,
                 self.boards, None if compact else self.memo)
 
@@ -385,7 +405,9 @@ class State:
         self.loc = list(loc)
         self.vars = dict(vars_)
         self.frames = [[f[0], f[1], dict(f[2])] for f in frames]
-        del self.events[nevents:]
+        if len(self.elog) > nevents:  # (look-ahead's log keeps nothing)
+            del self.elog[nevents:]
+            self._made = min(self._made, nevents)
         del self.pieces[npieces:]
 
 

@@ -85,6 +85,15 @@ def multiply(a: Value, b: Value) -> Value:
     return a * b
 
 
+def zone_attr(s: Any, slot: int, name: str) -> list[Value]:  # noqa: ANN401 - a game state; runtime.state imports this module
+    """`zone.attr`: the attribute of every piece in a zone, kept in s.memo until the next effect."""
+    key = (".", slot, name)
+    found: list[Value] | None = s.memo.get(key)
+    if found is None:
+        found = s.memo[key] = [p.attrs[name] for p in s.zones[slot]]
+    return found
+
+
 def attribute(value: Value, name: str) -> Value:
     """Reads an attribute of a piece, or projects it over a list of pieces."""
     if value.__class__ is list:
