@@ -15,7 +15,7 @@ from boardkit.compile.lookahead import PROBE_DEPTH
 from boardkit.compile.module import CALLED, DECISION, OVER, RETURNED, TURN_DONE
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError, rule_fault
 from boardkit.model.defs import Branch
-from boardkit.runtime.events import Chose, Event
+from boardkit.runtime.events import Event
 from boardkit.runtime.options import SKIP
 from boardkit.runtime.pieces import Piece, label_of
 from boardkit.runtime.program import STEP_LIMIT, ProcRun, Program
@@ -209,7 +209,7 @@ class Interpreter:
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
         if label is not None:
-            s.elog.append((Chose, chooser, label, ins.prompt))
+            s.elog.append((chooser, label, ins.prompt))  # a Chose (State.elog)
         if isinstance(ins, Branch):
             frame[1] = ins.options[option].target
         else:
