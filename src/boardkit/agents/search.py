@@ -27,7 +27,7 @@ _TURN_REST = 50
 _EXPLORE = 0.5
 # A rollout's bound in decisions per turn it may play, for games whose turns never end.
 _DECISIONS_PER_TURN = 20
-# The smallest scale margins are read on (all margins zero so far).
+# The smallest scale gains are read on (while every gain so far is zero).
 _TINY = 1e-9
 
 
@@ -142,9 +142,10 @@ class MCTSAgent:
     iterations in which it was available), walks down the tree, adds one node, and plays on
     for at most `rollout` turns: at random, or with probability `guide` the move that leaves
     its mover best placed by the heuristic. A finished game rewards its winners; an unfinished
-    one rewards each player by their heuristic margin over the best other player, squashed
-    into [0, 1] on the scale of the margins this search has seen. The budget is `iterations`,
-    or `seconds` of thinking when given; the move played is the most visited one.
+    one rewards each player by how much their heuristic margin over the best other player grew
+    in the iteration, squashed into [0, 1] on the scale of the gains this search has seen. A
+    move that wins at once (nothing hidden) is played without searching. The budget is
+    `iterations`, or `seconds` of thinking when given; the move played is the most visited one.
     """
 
     name = "mcts"
