@@ -217,7 +217,7 @@ class Board:
         That is each cell's group number, the groups' cells, and the same as sets.
         """
         if self._groups is None:
-            labels, groups = _group(self.geo, self.occupied(), self.shown.__getitem__)
+            labels, groups = _split(self.geo, self.occupied(), self.shown)
             self._groups = (labels, groups, [frozenset(g) for g in groups])
         return self._groups
 
@@ -237,10 +237,15 @@ def _group(geo: Geometry, cells: list[str], key: Callable[[str], object]) -> tup
     Groups come in the order of their first cell on the grid (row by row), their cells too.
     """
     keys = {c: key(c) for c in cells}
+    return _split(geo, sorted(keys, key=geo.index.__getitem__), keys)
+
+
+def _split(geo: Geometry, order: list[str], keys: dict[str, object]) -> tuple[dict[str, int], list[list[str]]]:
+    """`_group` of the cells in `keys`, given them in grid order."""
     labels: dict[str, int] = {}
     groups: list[list[str]] = []
     adj, index = geo.adj, geo.index
-    for c in sorted(keys, key=index.__getitem__):
+    for c in order:
         if c in labels:
             continue
         gi = len(groups)
@@ -564,7 +569,7 @@ def _joining(s: State, slot: int, start: str, piece: object, spots: list[list[st
         if not shows_k and start not in cs:
             continue
         if not area.isdisjoint(cs):
-            if _joins_after(board, start, cs, parts):
+            if _joins_after(board, start, cs, parts, area):
                 out.append(cs)
             continue
         # The region stays as it is; a cell of the piece joins it iff it shows the region's
@@ -576,13 +581,22 @@ def _joining(s: State, slot: int, start: str, piece: object, spots: list[list[st
     return out
 
 
-def _joins_after(board: Board, start: str, cs: list[str], parts: tuple[Any, ...]) -> bool:
-    """Tells if, with parts shown on cs, the region holding start reaches a cell of cs."""
+def _joins_after(board: Board, start: str, cs: list[str], parts: tuple[Any, ...], area: frozenset[str]) -> bool:
+    """Tells if, with parts shown on cs, the region holding start reaches a cell of cs.
+
+    `area` is that region before: it meets cs.
+    """
     over = dict(zip(cs, parts, strict=True))
     shown = board.shown
-    k = over[start] if start in over else shown.get(start)
-    if k is None:
+    if start in over:
+        return over[start] is not None
+    k = shown.get(start)
+    if k is None or k not in over.values():
+        # The region can only reach a cell of cs that shows its value.
         return False
+    if all(over[c] == k for c in over if c in area):
+        # The region keeps every cell, those under the piece included.
+        return True
     adj = board.geo.adj
     seen = {start}
     todo = [start]
