@@ -207,8 +207,7 @@ class Board:
     def occupied(self) -> list[str]:
         """Returns the cells with a piece on them, row by row (cached)."""
         if self._occupied is None:
-            stacks = self.stacks
-            self._occupied = [c for c in self.geo.cells if c in stacks]
+            self._occupied = list(filter(self.stacks.__contains__, self.geo.cells))
         return self._occupied
 
     def groups(self) -> tuple[dict[str, int], list[list[str]], list[frozenset[str]]]:
@@ -290,6 +289,8 @@ def _zone_name(s: State, slot: int) -> str:
 
 def _cells_arg(s: State, slot: int, cells: object) -> tuple[str, ...]:
     """Returns the cells of a placement: one cell or a list of distinct cells of the grid."""
+    if cells.__class__ is str and cells in s.boards[slot].geo.index:  # one cell, the common case
+        return (cells,)
     cs = (cells,) if isinstance(cells, str) else tuple(cells) if isinstance(cells, list) else None
     if not cs:
         msg = f"a piece is placed on one cell or a list of cells, not {cells!r}"
@@ -341,7 +342,9 @@ def place(s: State, piece: object, slot: int, cells: object) -> None:
     boards[slot], level = boards[slot].placed(piece, cs, parts)
     s.boards = boards
     zones = s.zones
-    zones[src] = [p for p in zones[src] if p is not piece]
+    kept = list(zones[src])
+    kept.remove(piece)  # a piece lies in one zone, once
+    zones[src] = kept
     zones[slot] = [*zones[slot], piece]
     s.loc[piece.id] = slot
     s.check_capacity(slot)
