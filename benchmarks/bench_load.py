@@ -11,6 +11,9 @@ timed, unless PYTHONDONTWRITEBYTECODE is set: then every process compiles boardk
 source, which the import row shows (the script says which; `--env PYTHONDONTWRITEBYTECODE=`
 clears it for the subprocesses). `--env NAME=VALUE` passes variables to the subprocesses, for switching a compiled
 cache on or off once the engine has one; add columns in SNIPPET and `measure` for a new API.
+`--baseline DIR` measures another boardkit checkout (its `src` first on PYTHONPATH) in the same
+rounds, each of its processes beside one of this tree: before/after medians and their ratio on
+a machine whose load drifts.
 """
 
 from __future__ import annotations
@@ -84,37 +87,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--cold", action="store_true",
                         help="no compiled rules cached: each process parses, checks and compiles (parser tables kept)")
+    parser.add_argument("--baseline", metavar="DIR", default=None,
+                        help="another boardkit checkout measured in the same rounds (its src first on PYTHONPATH)")
     args = parser.parse_args(argv)
 
     env = dict(os.environ)
     env.update(kv.split("=", 1) for kv in args.env)
-    tables = None
-    if args.cold:
-        warm = Path(tempfile.mkdtemp(prefix="bk-tables-"))
-        warm.chmod(0o700)
-        subprocess.run([sys.executable, "-c", "from boardkit.lang import parse; parse.load_parser()"],
-                       env={**env, "BOARDKIT_CACHE_DIR": str(warm)}, cwd=bu.ROOT, check=True)
-        (tables,) = warm.glob("parser-*.tables")
+    trees = {"": env}
+    if args.baseline:
+        src = Path(args.baseline).resolve() / "src"
+        trees["baseline"] = {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(src), env.get("PYTHONPATH")]))}
+    tables: dict[str, Path | None] = dict.fromkeys(trees)
+    if args.cold:  # each tree's own parser tables: their grammars may differ
+        for tree, tree_env in trees.items():
+            warm = Path(tempfile.mkdtemp(prefix="bk-tables-"))
+            warm.chmod(0o700)
+            subprocess.run([sys.executable, "-c", "from boardkit.lang import parse; parse.load_parser()"],
+                           env={**tree_env, "BOARDKIT_CACHE_DIR": str(warm)}, cwd=bu.ROOT, check=True)
+            (tables[tree],) = warm.glob("parser-*.tables")
     names = args.rulesets or bundled(env) + EXTRA  # also warms the bytecode cache
+    for tree_env in list(trees.values())[1:]:
+        bundled(tree_env)
     bytecode = "not written (PYTHONDONTWRITEBYTECODE set)" if env.get("PYTHONDONTWRITEBYTECODE") else "cached"
-    targets = ["", *names]  # "" = import boardkit only
-    samples: dict[str, list[tuple[float, float, float, float]]] = {t: [] for t in targets}
+    targets = [(tree, t) for t in ["", *names] for tree in trees]  # "" = import boardkit only
+    samples: dict[tuple[str, str], list[tuple[float, float, float, float]]] = {t: [] for t in targets}
     for r in range(args.repeat):
-        for t in targets:
-            samples[t].append(measure(t, env, tables))
+        for tree, t in targets:
+            samples[tree, t].append(measure(t, trees[tree], tables[tree]))
         bu.note(f"round {r + 1}/{args.repeat} done", args.json)
 
     results: list[dict[str, Any]] = []
-    for t in targets:
-        first, later = samples[t][0], samples[t][1:]
+    for tree, t in targets:
+        first, later = samples[tree, t][0], samples[tree, t][1:]
         col = 0 if t == "" else 1
         results.append({
-            "ruleset": t or "(import boardkit)",
+            "ruleset": (t or "(import boardkit)") + (f" ({tree})" if tree else ""),
             "first_s": first[col],
             "later_median_s": bu.median([s[col] for s in later]),
             "later_min_s": min((s[col] for s in later), default=None),
-            "reload_same_process_s": None if t == "" else bu.median([s[2] for s in samples[t]]),
-            "import_median_s": bu.median([s[0] for s in samples[t]]),
+            "reload_same_process_s": None if t == "" else bu.median([s[2] for s in samples[tree, t]]),
+            "import_median_s": bu.median([s[0] for s in samples[tree, t]]),
             "process_wall_median_s": bu.median([s[3] for s in later]),
         })
     if args.json:
@@ -130,6 +142,13 @@ def main(argv: list[str] | None = None) -> int:
                    ["ruleset", "first run", "later runs median", "later min", "2nd load same process",
                     "process wall median"], rows)
     print(f"bytecode of boardkit: {bytecode}")
+    if args.baseline:
+        by_name = {x["ruleset"]: x["later_median_s"] for x in results}
+        for name in ["(import boardkit)", *names]:
+            ours, theirs = by_name[name], by_name[f"{name} (baseline)"]
+            if ours and theirs:
+                print(f"{name}: later runs median {ours * 1000:,.1f} ms, baseline {theirs * 1000:,.1f} ms: "
+                      f"{ours / theirs:.2f}x the baseline's time")
     return 0
 
 

@@ -532,17 +532,28 @@ Decl: TypeAlias = (GameDecl | PlayersDecl | Extends | EnumDecl | ComponentDecl |
 Node: TypeAlias = Expr | Stmt | Decl | CompFor | Branch | RuleFile
 
 
+_CHILD_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of an attrs class that can hold nodes (all but its span); None for other types."""
+    if cls not in _CHILD_FIELDS:
+        _CHILD_FIELDS[cls] = tuple(f.name for f in attrs.fields(cls) if f.name != "span") if attrs.has(cls) else None
+    return _CHILD_FIELDS[cls]
+
+
 def walk(node: object) -> Iterator[object]:
-    """Yields every attrs value under `node` (a node or a tuple of them), `node` first."""
-    cls = type(node)
-    if isinstance(node, tuple):
-        for x in node:
-            yield from walk(x)
-    elif attrs.has(cls):
-        yield node
-        for f in attrs.fields(cls):
-            if f.name != "span":
-                yield from walk(getattr(node, f.name))
+    """Yields every attrs value under `node` (a node or a tuple of them), `node` first, in source order."""
+    todo = [node]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, tuple):
+            todo.extend(reversed(x))
+            continue
+        names = _child_fields(type(x))
+        if names is not None:
+            yield x
+            todo.extend(getattr(x, name) for name in reversed(names))
 
 
 def too_deep(root: Node, limit: int) -> Node | None:
@@ -553,11 +564,12 @@ def too_deep(root: Node, limit: int) -> Node | None:
     stack: list[tuple[object, int]] = [(root, 0)]
     while stack:
         node, depth = stack.pop()
-        cls = type(node)
         if isinstance(node, tuple):
             stack.extend((x, depth) for x in node)
-        elif attrs.has(cls):
+            continue
+        names = _child_fields(type(node))
+        if names is not None:
             if depth > limit and isinstance(node, Node):
                 return node
-            stack.extend((getattr(node, f.name), depth + 1) for f in attrs.fields(cls) if f.name != "span")
+            stack.extend((getattr(node, name), depth + 1) for name in names)
     return None

@@ -5,13 +5,17 @@ Builds nodes only; the checks of names, types and scopes are the checker's (chec
 
 from __future__ import annotations
 
-from typing import Any, cast
+import itertools
+from typing import TYPE_CHECKING, Any, cast
 
 from lark import Token, Transformer
 
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.lang import ast
 from boardkit.source import Span
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 # What a rule's callback receives: tokens, nodes and the tuples other callbacks return.
 Children = list[Any]
@@ -23,28 +27,43 @@ def _tok_ends(tok: Token) -> tuple[tuple[int, int], tuple[int, int]]:
     return (line, column), (tok.end_line or line, tok.end_column or column + len(tok))
 
 
-def _ends(x: object) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """Returns where a child of a rule starts and ends: a token, an AST node, or a sequence of them."""
+def _start(x: object) -> tuple[int, int] | None:
+    """Where a child of a rule starts: a token, an AST node, or the first of a sequence of them that has a place."""
     if isinstance(x, Token):
-        return _tok_ends(x)
+        return x.line or 1, x.column or 1
     span: Span | None = getattr(x, "span", None)
     if span is not None:
-        return (span.line, span.column), (span.end_line or span.line, span.end_column or span.column)
+        return span.line, span.column
     if isinstance(x, (tuple, list)):
-        first = next((e for e in map(_ends, x) if e is not None), None)
-        if first is not None:
-            last = next(e for e in map(_ends, reversed(x)) if e is not None)
-            return first[0], last[1]
+        for item in x:
+            start = _start(item)
+            if start is not None:
+                return start
+    return None
+
+
+def _end(x: object) -> tuple[int, int] | None:
+    """Where a child of a rule ends: a token, an AST node, or the last of a sequence of them that has a place."""
+    if isinstance(x, Token):
+        return _tok_ends(x)[1]
+    span: Span | None = getattr(x, "span", None)
+    if span is not None:
+        return span.end_line or span.line, span.end_column or span.column
+    if isinstance(x, (tuple, list)):
+        for item in reversed(x):
+            end = _end(item)
+            if end is not None:
+                return end
     return None
 
 
 def _span(filename: str, children: object) -> Span:
     """Returns a rule's span from its children's positions (lark's propagate_positions costs more)."""
-    ends = _ends(children)
-    if ends is None:
+    start = _start(children)
+    if start is None:
         return Span(filename, 1, 1)
-    (line, column), (end_line, end_column) = ends
-    return Span(filename, line, column, end_line, end_column)
+    end = cast("tuple[int, int]", _end(children))
+    return Span(filename, start[0], start[1], end[0], end[1])
 
 
 def _tok_span(filename: str, tok: Token) -> Span:
@@ -56,6 +75,60 @@ def _tok_span(filename: str, tok: Token) -> Span:
 def _string(tok: Token) -> str:
     """Returns the text of a string token, without its quotes."""
     return str(tok)[1:-1]
+
+
+# The operators of each precedence level of a chain (docs/reference/language.md).
+_OR = frozenset({"or"})
+_AND = frozenset({"and"})
+_WHERE = frozenset({"where"})
+_ADD = frozenset({"+", "-"})
+
+
+def _split(words: frozenset[str], ops: list[str], lo: int, hi: int) -> list[int]:
+    """Returns where operands lo..hi split at the operators in `words`: [lo, ..., hi]."""
+    return [lo, *(k + 1 for k in range(lo, hi - 1) if ops[k] in words), hi]
+
+
+class _Chain:
+    """A chain of operands, the operators between them and the `not`s that open each, grouped by level.
+
+    Each level builds the nodes one grammar rule per level built, with the same spans: a node
+    spans every operand of its level (a `where`, the two it joins; a prefix, its operand).
+    """
+
+    def __init__(self, span: Callable[[object], Span]) -> None:
+        self.span = span
+        self.operands: list[ast.Expr] = []
+        self.ops: list[str] = []
+        self.nots: list[int] = []
+
+    def boolean(self, words: frozenset[str], lo: int, hi: int) -> ast.Expr:
+        """The `or` of `and`s of `not`-level operands lo..hi."""
+        cuts = _split(words, self.ops, lo, hi)
+        values = [self.boolean(_AND, a, b) if words is _OR else self.negated(a, b) for a, b in itertools.pairwise(cuts)]
+        if len(values) == 1:
+            return values[0]
+        return ast.BoolOp(span=self.span(values), op="or" if words is _OR else "and", values=tuple(values))
+
+    def negated(self, lo: int, hi: int) -> ast.Expr:
+        """A left-associative `where` of comparisons, under the `not`s that open its first operand."""
+        cuts = _split(_WHERE, self.ops, lo, hi)
+        node = self.compare(cuts[0], cuts[1])
+        for a, b in itertools.pairwise(cuts[1:]):
+            cond = self.compare(a, b)
+            node = ast.Where(span=self.span([node, cond]), coll=node, cond=cond)
+        for _ in range(self.nots[lo]):
+            node = ast.Unary(span=self.span([node]), op="not", operand=node)
+        return node
+
+    def compare(self, lo: int, hi: int) -> ast.Expr:
+        """A comparison; a chain of them (`a < b < c`) is the `and` of each pair."""
+        if hi - lo == 1:
+            return self.operands[lo]
+        span = self.span(self.operands[lo:hi])
+        parts = [ast.Binary(span=span, op=self.ops[k], left=self.operands[k], right=self.operands[k + 1])
+                 for k in range(lo, hi - 1)]
+        return parts[0] if len(parts) == 1 else ast.BoolOp(span=span, op="and", values=tuple(parts))
 
 
 # Longer numbers are mistakes (and Python refuses to read ints over 4300 digits).
@@ -372,44 +445,64 @@ class Builder(Transformer[Token, ast.RuleFile]):
     def ternary(self, c: Children) -> ast.Ternary:
         return ast.Ternary(span=self._s(c), cond=c[0], then=c[1], other=c[2])
 
-    def or_(self, c: Children) -> ast.Expr:
-        return c[0] if len(c) == 1 else ast.BoolOp(span=self._s(c), op="or", values=tuple(c))
+    def chain(self, c: Children) -> ast.Expr:
+        """Groups a chain of `or`, `and`, `not`, `where` and comparisons by precedence.
 
-    def and_(self, c: Children) -> ast.Expr:
-        return c[0] if len(c) == 1 else ast.BoolOp(span=self._s(c), op="and", values=tuple(c))
+        The children are operands (arithmetic, grouped already) with the tokens between them as
+        written; `not` opens only an operand after `and`, `or` or the start.
+        """
+        chain = _Chain(self._s)
+        i = 0
+        while True:
+            count = 0
+            while isinstance(c[i], Token):
+                count += 1
+                i += 1
+            chain.operands.append(c[i])
+            chain.nots.append(count)
+            if i + 1 == len(c):
+                break
+            if c[i + 1] == "not":  # `not in`
+                chain.ops.append("not in")
+                i += 3
+            else:
+                chain.ops.append(str(c[i + 1]))
+                i += 2
+        return chain.boolean(_OR, 0, len(chain.operands))
 
-    def not_(self, c: Children) -> ast.Unary:
-        return ast.Unary(span=self._s(c), op="not", operand=c[0])
+    def sum_expr(self, c: Children) -> ast.Expr:
+        """Groups arithmetic by precedence: unary `-`, then `* / %`, then `+ -`, each left-associative."""
+        operands: list[ast.Expr] = []
+        ops: list[str] = []
+        i = 0
+        while True:
+            negs = 0
+            while isinstance(c[i], Token):
+                negs += 1
+                i += 1
+            node = c[i]
+            for _ in range(negs):
+                node = ast.Unary(span=self._s([node]), op="-", operand=node)
+            operands.append(node)
+            if i + 1 == len(c):
+                break
+            ops.append(str(c[i + 1]))
+            i += 2
+        cuts = _split(_ADD, ops, 0, len(operands))
+        return self._fold(ops, [self._fold(ops, operands[a:b], range(a, b)) for a, b in itertools.pairwise(cuts)], cuts)
 
-    def where(self, c: Children) -> ast.Where:
-        return ast.Where(span=self._s(c), coll=c[0], cond=c[1])
+    def _fold(self, ops: list[str], terms: list[ast.Expr], starts: Sequence[int]) -> ast.Expr:
+        """Left-folds `terms` with the operators between them; every node spans all the terms.
 
-    def comp_op(self, c: Children) -> str:
-        return " ".join(str(t) for t in c)
-
-    def add_op(self, c: Children) -> str:
-        return str(c[0])
-
-    mul_op = add_op
-
-    def compare(self, c: Children) -> ast.Expr:
-        if len(c) == 1:
-            return cast("ast.Expr", c[0])
-        left = c[0]
-        parts: list[ast.Expr] = []
-        for i in range(1, len(c), 2):
-            parts.append(ast.Binary(span=self._s(c), op=c[i], left=left, right=c[i + 1]))
-            left = c[i + 1]
-        return parts[0] if len(parts) == 1 else ast.BoolOp(span=self._s(c), op="and", values=tuple(parts))
-
-    def arith(self, c: Children) -> ast.Expr:
-        node: ast.Expr = c[0]
-        for i in range(1, len(c), 2):
-            node = ast.Binary(span=self._s(c), op=c[i], left=node, right=c[i + 1])
+        `starts` holds where each term starts among the operands: the operator before it is ops[start - 1].
+        """
+        if len(terms) == 1:
+            return terms[0]
+        span = self._s(terms)
+        node = terms[0]
+        for term, start in zip(terms[1:], starts[1:], strict=False):
+            node = ast.Binary(span=span, op=ops[start - 1], left=node, right=term)
         return node
-
-    def neg(self, c: Children) -> ast.Unary:
-        return ast.Unary(span=self._s(c), op="-", operand=c[0])
 
     def attr(self, c: Children) -> ast.Attr:
         return ast.Attr(span=_tok_span(self.filename, c[1]), obj=c[0], attr=str(c[1]))

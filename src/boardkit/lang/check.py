@@ -174,19 +174,20 @@ class Checker:
                 heuristic = value
             else:
                 tiebreaks.append(value)
-        checked = tuple(self._invariant(inv, procs_ast) for inv in invariants)
+        # A name that is a procedure's local means nothing between decisions: an invariant that
+        # reads one is told so, rather than that the name is unknown.
+        locals_ = {name: proc.name for proc in procs_ast for name in _locals_of(proc)} if invariants else {}
+        checked = tuple(self._invariant(inv, locals_) for inv in invariants)
         return d.GameDef(self.name, title, low, high, enums, components, zones, vars_, consts, options, funcs,
                          _with_probe_flags(procs), score, tuple(tiebreaks), checked, heuristic=heuristic)
 
-    def _invariant(self, inv: ast.Invariant, procs: list[ast.ProcDecl]) -> d.InvariantDef:
+    def _invariant(self, inv: ast.Invariant, proc_locals: dict[str, str]) -> d.InvariantDef:
         """Checks an invariant: it reads the game (and its player) only, so it can never change one."""
         if inv.domain is not None and inv.domain[0] not in ("players", "Player"):
             self.error(inv.domain[1], f"an invariant ranges over players only: write 'for {inv.param} in players', "
                                       f"not 'in {inv.domain[0]}'")
         scope = {inv.param} if inv.param is not None else set()
-        # A name that is a procedure's local means nothing between decisions: say so, rather
-        # than that it is unknown.
-        self.ex.proc_locals = {name: proc.name for proc in procs for name in _locals_of(proc)}
+        self.ex.proc_locals = proc_locals
         try:
             expr = self.ex.resolve(inv.expr, scope, "an invariant")
         finally:
@@ -523,27 +524,29 @@ def _with_probe_flags(procs: dict[str, d.ProcDef]) -> dict[str, d.ProcDef]:
         for name, p in procs.items():
             if not fails[name] and any(isinstance(i, d.CallProc) and fails.get(i.proc, False) for i in p.code):
                 fails[name] = changed = True
-    out: dict[str, d.ProcDef] = {}
-    for name, p in procs.items():
-        flags: list[d.Probe] = []
-        for pc, ins in enumerate(p.code):
-            seen: set[int] = set()
-            stack = successors(ins, pc)
-            fail = ret = False
-            while stack:
-                q = stack.pop()
-                if q in seen or q >= len(p.code):
-                    continue
-                seen.add(q)
-                i = p.code[q]
-                if _fail_point(i, fails):
-                    fail = True
-                if isinstance(i, d.Return):
-                    ret = True
-                stack.extend(successors(i, q))
-            flags.append(d.Probe(fail, ret, _fail_point(ins, fails)))
-        out[name] = attrs.evolve(p, probe=tuple(flags))
-    return out
+    return {name: attrs.evolve(p, probe=_probes(p.code, fails)) for name, p in procs.items()}
+
+
+def _probes(code: tuple[d.Instr, ...], fails: dict[str, bool]) -> tuple[d.Probe, ...]:
+    """Each instruction's probe: whether a fail point, a `return`, can be reached after it.
+
+    What can be reached after an instruction is what its successors are and can reach: the
+    flags grow to a fixed point (loops go back), in one pass over the code or a few.
+    """
+    n = len(code)
+    point = [_fail_point(i, fails) for i in code]
+    returns = [isinstance(i, d.Return) for i in code]
+    succ = [[q for q in successors(i, pc) if q < n] for pc, i in enumerate(code)]
+    fail, ret = [False] * n, [False] * n
+    changed = True
+    while changed:
+        changed = False
+        for pc in reversed(range(n)):  # most jumps go forward: their targets are done first
+            f = fail[pc] or any(point[q] or fail[q] for q in succ[pc])
+            r = ret[pc] or any(returns[q] or ret[q] for q in succ[pc])
+            if f != fail[pc] or r != ret[pc]:
+                fail[pc], ret[pc], changed = f, r, True
+    return tuple(d.Probe(fail[pc], ret[pc], point[pc]) for pc in range(n))
 
 
 def _locals_of(proc: ast.ProcDecl) -> set[str]:

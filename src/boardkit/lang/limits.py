@@ -34,6 +34,9 @@ MAX_NAME = 100
 _TOKEN = re.compile(r'"[^"\n]*"|#[^\n]*|[A-Za-z_][A-Za-z_0-9]*|[0-9]+|[^\sA-Za-z_0-9"#]')
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = frozenset(_OPEN.values())
+_STRUCTURE = frozenset({*_OPEN, *_CLOSE, ","})
+# A name too long somewhere (or a long word in a string or comment: then the scan looks closer).
+_LONG_NAME = re.compile(f"[A-Za-z_][A-Za-z_0-9]{{{MAX_NAME},}}")
 # The words that start a declaration at the top level of a file.
 _DECLARING = frozenset({"game", "players", "extends", "enum", "component", "zone", "var", "const",
                         "option", "func", "proc", "setup", "play", "score", "tiebreak"})
@@ -44,10 +47,39 @@ def check_limits(source: SourceFile) -> None:
     if len(source.text) > MAX_CHARS:
         _refuse(source, MAX_CHARS, f"the rule file is {len(source.text):,} characters long, over the "
                 f"limit of {MAX_CHARS:,}")
+    if _surely_within(source.text):
+        return
     scan = _Scan(source)
     for match in _TOKEN.finditer(source.text):
         if match.group()[0] != "#":
             scan.token(match.group(), match.start())
+
+
+def _surely_within(text: str) -> bool:
+    """Whether `text` is within the limits, by counts that mostly C loops work out; if not, the scan decides.
+
+    The scan calls Python code per token, a tenth of a cold load's parse, to place a problem
+    that files far within the limits do not have. Only brackets and commas are looked at here
+    one by one.
+    """
+    tokens = _TOKEN.findall(text)
+    if (len(tokens) > MAX_TOKENS or _LONG_NAME.search(text)
+            or sum(map(_DECLARING.__contains__, tokens)) > MAX_DECLARATIONS):
+        return False
+    commas: list[int] = []  # for each open bracket
+    for tok in filter(_STRUCTURE.__contains__, tokens):
+        if tok == ",":
+            if commas:
+                commas[-1] += 1
+                if commas[-1] >= MAX_ITEMS:
+                    return False
+        elif tok in _OPEN:
+            commas.append(0)
+            if len(commas) > MAX_NESTING:
+                return False
+        elif commas:
+            commas.pop()
+    return True
 
 
 class _Scan:

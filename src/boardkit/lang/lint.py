@@ -66,8 +66,9 @@ def _lint_names(items: list[ast.Decl], warn: Callable[[Span, str], None]) -> Non
         if isinstance(item, (ast.FuncDecl, ast.ProcDecl)):
             named.extend((p, item.span) for p in item.params)
         if isinstance(item, ast.ProcDecl):
-            named.extend((n.name, n.span) for n in ast.walk(item.body) if isinstance(n, ast.Let))
-            named.extend((n.var, n.span) for n in ast.walk(item.body) if isinstance(n, (ast.For, ast.Choose)))
+            nodes = list(ast.walk(item.body))
+            named.extend((n.name, n.span) for n in nodes if isinstance(n, ast.Let))
+            named.extend((n.var, n.span) for n in nodes if isinstance(n, (ast.For, ast.Choose)))
     keywords = keyword_names()
     for name, span in named:
         if name in keywords:

@@ -6,12 +6,13 @@ import contextlib
 import functools
 import importlib.resources
 import marshal
+import re
 import threading
 from typing import TYPE_CHECKING, Any, cast
 
 import lark
 from lark.grammar import Rule
-from lark.lexer import TerminalDef
+from lark.lexer import ContextualLexer, Lexer, LexerState, TerminalDef, Token
 
 from boardkit import diskcache
 from boardkit.errors import Diagnostic, RuleError
@@ -20,6 +21,10 @@ from boardkit.lang.limits import check_limits
 from boardkit.source import SourceFile, Span
 
 if TYPE_CHECKING:
+    from collections.abc import Collection, Iterator
+
+    from lark.parsers.lalr_parser_state import ParserState
+
     from boardkit.lang import ast
 
 # Friendlier names for the tokens lark reports as expected.
@@ -67,7 +72,74 @@ def load_parser() -> lark.Lark:
     return parser
 
 
-_parser = functools.cache(load_parser)
+class _FastLexer(Lexer):
+    """Cuts rule text into the tokens lark's contextual lexer would, with one regular expression.
+
+    Lark's lexer spends several Python calls on each token; most of a cold load's parse went
+    there. This one cuts the whole text in C and only types each piece, as the contextual
+    lexer does: a word is a keyword where the parser accepts that keyword, else a name. A
+    piece the parser does not accept in its state, or a character it cannot cut, hands the
+    rest of the text to lark's lexer at that place: from there on every token, and every
+    syntax error, is lark's own. Only ignored tokens (spaces) span lines, as in the grammar;
+    tests/test_fast_lexer.py compares the two lexers.
+    """
+
+    def __init__(self, fallback: Lexer, terminals: Collection[TerminalDef], ignore: Collection[str]) -> None:
+        self.fallback = fallback
+        literal = {str(t.pattern.value): t.name for t in terminals if t.pattern.type == "str"}
+        self.keywords = {v: name for v, name in literal.items() if v.isidentifier()}
+        self.punctuation = {v: name for v, name in literal.items() if not v.isidentifier()}
+        # The grammar's other terminals, by name; `ignore`d ones (spaces, comments) are dropped.
+        patterns = {t.name: t.pattern.to_regexp() for t in terminals if t.pattern.type == "re"}
+        self.ignore = frozenset(ignore)
+        groups = [f"(?P<{name}>{regexp})" for name, regexp in patterns.items()]
+        marks = "|".join(re.escape(v) for v in sorted(self.punctuation, key=len, reverse=True))
+        # The last group takes any other character: where this lexer stops.
+        self.pattern = re.compile("|".join([*groups, f"(?P<_p>{marks})", r"(?P<_x>[\s\S])"]))
+
+    def lex(self, lexer_state: LexerState, parser_state: ParserState[Any]) -> Iterator[Token]:
+        """Yields the tokens of the text; lark's lexer yields the rest from where this one cannot go on."""
+        raw: Any = lexer_state.text
+        text: str = getattr(raw, "text", raw)  # a TextSlice since lark 1.2
+        states = parser_state.parse_conf.states
+        counter = lexer_state.line_ctr
+        line, line_start = counter.line, counter.line_start_pos
+        for match in self.pattern.finditer(text, counter.char_pos):
+            kind, value, start = match.lastgroup, match.group(), match.start()
+            if kind in self.ignore:
+                newlines = value.count("\n")
+                if newlines:
+                    line += newlines
+                    line_start = start + value.rindex("\n") + 1
+                continue
+            accepts = states[parser_state.position]
+            if kind == "NAME":
+                kind = self.keywords.get(value, kind)
+                if kind not in accepts:
+                    kind = "NAME"
+            elif kind == "_p":
+                kind = self.punctuation[value]
+            if kind not in accepts:  # lark's lexer decides: another cut, or a syntax error
+                counter.char_pos, counter.line, counter.column, counter.line_start_pos = (
+                    start, line, start - line_start + 1, line_start)
+                yield from self.fallback.lex(lexer_state, parser_state)
+                return
+            column = start - line_start + 1
+            token = Token(kind, value, start, line, column, line, column + len(value), match.end())
+            lexer_state.last_token = token
+            yield token
+
+
+def _with_fast_lexer(parser: lark.Lark) -> lark.Lark:
+    """The parser, lexing with `_FastLexer` when it is lark's LALR parser with its contextual lexer."""
+    frontend = parser.parser
+    fallback = getattr(frontend, "lexer", None)
+    if isinstance(fallback, ContextualLexer):
+        frontend.lexer = _FastLexer(fallback, parser.terminals, parser.lexer_conf.ignore)
+    return parser
+
+
+_parser = functools.cache(lambda: _with_fast_lexer(load_parser()))
 
 
 @functools.cache
@@ -137,14 +209,15 @@ def _hint(tok: lark.Token, source: SourceFile, expected: set[str]) -> str:
     return ""
 
 
-def parse(source: SourceFile) -> ast.RuleFile:
+def parse(source: SourceFile, parser: lark.Lark | None = None) -> ast.RuleFile:
     """Parses rule text to its AST.
 
     Only the first syntax error is reported: LALR recovery mostly yields a cascade of
     follow-on errors that point nowhere useful. Semantic errors are all reported at once.
+    `parser` is one from `load_parser`, with lark's own lexer: the tests compare the two.
     """
     check_limits(source)
-    parser = _parser()
+    parser = parser or _parser()
     with _LOCK:
         _BUILDER.filename = source.filename
         try:

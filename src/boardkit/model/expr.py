@@ -230,11 +230,21 @@ Expr: TypeAlias = (Lit | ConstRef | EnumList | Local | Bound | OptionRef | State
                    | Where | ListComp)
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in attrs.fields(cls))
+    return names
+
+
 def children(node: Expr | KeyFunc | CompFor) -> list[Expr | KeyFunc | CompFor]:
     """The expressions directly inside `node`."""
     out: list[Expr | KeyFunc | CompFor] = []
-    for field in attrs.fields(type(node)):
-        value = getattr(node, field.name)
+    for name in _field_names(type(node)):
+        value = getattr(node, name)
         if isinstance(value, tuple):
             out.extend(v for v in value if _is_node(v))
         elif _is_node(value):

@@ -15,14 +15,13 @@ from boardkit.compile.lookahead import PROBE_DEPTH
 from boardkit.compile.module import CALLED, DECISION, OVER, RETURNED, TURN_DONE
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError, rule_fault
 from boardkit.model.defs import Branch
-from boardkit.runtime.events import Chose, Event
+from boardkit.runtime.events import Event
 from boardkit.runtime.options import SKIP
 from boardkit.runtime.pieces import Piece, label_of
 from boardkit.runtime.program import STEP_LIMIT, ProcRun, Program
 from boardkit.runtime.work import WORK_LIMIT
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
 
     from boardkit.model.defs import BranchOption, Decision
     from boardkit.runtime.state import Snapshot, State
@@ -41,6 +40,13 @@ class Interpreter:
         self.program = program
         self.procs = program.procs
         self._run_fns = {name: p.run for name, p in program.procs.items()}
+        # What each instruction's probe flags say to a trial, as plain lists (read at every call
+        # and return while trying options): where a caller resumes, 1 if a dead end may follow,
+        # 2 if the turn cannot go on past it, 0 if that depends on its callers; and where a
+        # trial stands, whether it must run on (a dead end here or ahead, or no return).
+        self._chain: dict[str, list[int]] = {name: [1 if f.fail else 0 if f.ret else 2 for f in p.probe]
+                                             for name, p in program.procs.items()}
+        self._runs_on = {name: [f.here or f.fail or not f.ret for f in p.probe] for name, p in program.procs.items()}
 
     def run(self, s: State, *, probe: bool = False) -> int:  # noqa: C901 - one loop dispatches every outcome (hot)
         """Executes until a decision, the end of the game, or (when probing) the end of the turn."""
@@ -83,9 +89,8 @@ class Interpreter:
         That is from where the top frame resumes (its instruction included) through its callers.
         """
         top = frames[-1]
-        flags = self.procs[top[0]].probe[top[1]]
         # A procedure that cannot return may loop for ever: let the trial find out.
-        if flags.here or flags.fail or not flags.ret:
+        if self._runs_on[top[0]][top[1]]:
             return False
         return not self._below_of(frames)
 
@@ -209,7 +214,7 @@ class Interpreter:
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
         if label is not None:
-            s.elog.append((Chose, chooser, label, ins.prompt))
+            s.elog.append((chooser, label, ins.prompt))  # a Chose (State.elog)
         if isinstance(ins, Branch):
             frame[1] = ins.options[option].target
         else:
@@ -225,20 +230,18 @@ class Interpreter:
         return self._below_of(s.frames)
 
     def _below_of(self, frames: list[list[Any]]) -> bool:
-        procs = self.procs
+        chain = self._chain
         for i in range(len(frames) - 2, -1, -1):
             f = frames[i]
-            flags = procs[f[0]].probe[f[1]]
-            if flags.fail:
-                return True
-            if not flags.ret:
-                return False
+            code: int = chain[f[0]][f[1]]
+            if code:
+                return code == 1
         return False
 
     def _needs_probe(self, s: State, *, below: bool) -> bool:
         top = s.frames[-1]
-        flags = self.procs[top[0]].probe[top[1]]
-        return flags.fail or (flags.ret and below)
+        code = self._chain[top[0]][top[1]]
+        return code == 1 or (code == 0 and below)
 
     def legal_options(self, s: State) -> list[Value]:
         """Options of the pending decision that can be completed into a legal turn."""
@@ -384,17 +387,3 @@ class _NoEvents(list[Event | tuple[Any, ...]]):
 
 
 _NO_EVENTS = _NoEvents()
-
-
-def _may_fail(chain: Iterable[tuple[ProcRun, int]]) -> bool:
-    """Whether a dead end may follow, within the turn, a decision at the first of `chain`.
-
-    `chain` holds (procedure, pc) pairs: the decision's, then its callers', innermost first.
-    """
-    for proc, pc in chain:
-        flags = proc.probe[pc]
-        if flags.fail:
-            return True
-        if not flags.ret:
-            return False
-    return False

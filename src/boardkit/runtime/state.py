@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, rule_fault
 from boardkit.model.defs import number_range
 from boardkit.runtime import grid
-from boardkit.runtime.events import Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
+from boardkit.runtime.events import Chose, Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
 from boardkit.runtime.pieces import Piece, by_id, label_of
 from boardkit.runtime.work import WORK_LIMIT, add
 
@@ -100,8 +100,10 @@ class State:
         self.seed = seed
         self.rng_draws = 0
         self.frames: list[list[Any]] = []
-        # The event log as effects write it: events, or (event class, *its fields) tuples that
-        # `events` makes into events when someone reads them (most games run unread).
+        # The event log as effects write it: events, or tuples that `events` makes into events
+        # when someone reads them (most games run unread). The two commonest, a choice made and
+        # pieces moved, leave out their class to keep a long game's log small: (player, label,
+        # prompt) is a Chose, (piece ids, source, dest) a Moved; any other is (class, *fields).
         self.elog: list[Event | tuple[Any, ...]] = []
         self._made = 0  # how many entries of elog are events already
         self.over = False
@@ -137,7 +139,8 @@ class State:
             for i in range(made, len(log)):
                 e = log[i]
                 if e.__class__ is tuple:
-                    log[i] = e[0](*e[1:])
+                    kind = e[0].__class__
+                    log[i] = Chose(*e) if kind is int else Moved(*e) if kind is tuple else e[0](*e[1:])
             self._made = len(log)
         return log  # type: ignore[return-value]
 
@@ -197,7 +200,7 @@ class State:
             self._mix(dest)
         text = self.layout.zone_text
         for src, ids in by_source.items() if self.probing is None else ():
-            self.elog.append((Moved, _ONE[ids[0]] if len(ids) == 1 else tuple(ids), text[src], text[dest]))
+            self.elog.append((_ONE[ids[0]] if len(ids) == 1 else tuple(ids), text[src], text[dest]))
         if reveals:
             raise Horizon
 

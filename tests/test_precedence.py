@@ -1,0 +1,140 @@
+"""Operator precedence and associativity, as docs/reference/language.md documents them.
+
+The grammar parses an operator chain flat and the AST builder groups it by precedence, so these
+tests pin the grouping twice: by the value the engine computes (each case gives another value
+under any other grouping), and by the shape and spans of the tree.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import boardkit
+from boardkit.lang import ast
+from boardkit.lang.parse import parse
+from boardkit.source import SourceFile
+
+# Each expression, and its value; the comment says which grouping would give another value.
+VALUES = [
+    ("2 + 3 * 4", 14),  # (2 + 3) * 4 = 20
+    ("2 * 3 + 4", 10),  # 2 * (3 + 4) = 14
+    ("10 - 4 - 3", 3),  # 10 - (4 - 3) = 9
+    ("100 / 10 / 5", 2),  # 100 / (10 / 5) = 50
+    ("17 % 5 * 2", 4),  # 17 % (5 * 2) = 7
+    ("2 * 7 % 4", 2),  # 2 * (7 % 4) = 6
+    ("20 / 3 * 3", 18),  # 20 / (3 * 3) = 2
+    ("-3 % 5", 2),  # -(3 % 5) = -3
+    ("- 2 + 3", 1),  # -(2 + 3) = -5
+    ("- -4 - 1", 3),  # unary minus nests; binary minus after it
+    ("2 - -3 * 2", 8),  # a unary minus after a binary operator
+    ("1 + 1 == 2", True),  # 1 + (1 == 2) is not a number
+    ("2 == 2 == 2", True),  # (2 == 2) == 2 is false: comparisons chain
+    ("1 < 3 < 2", False),  # (1 < 3) < 2 is not comparable
+    ("3 > 2 > 2", False),
+    ("1 + 1 in [2]", True),  # 1 + (1 in [2]) is not a number
+    ("3 not in [1, 2]", True),
+    ("1 not in [1] == false", False),  # chains as 1 not in [1] and [1] == false
+    ("not 1 == 2", True),  # (not 1) == 2 is not a boolean test
+    ("not 3 in [3]", False),
+    ("not true and false", False),  # not (true and false) = true
+    ("not true or true", True),  # not (true or true) = false
+    ("not not true", True),
+    ("true or true and false", True),  # (true or true) and false = false
+    ("false and true or true", True),  # false and (true or true) = false
+    ("true and not false and true", True),
+    ("[1, 2] + [3] where it > 1", [2, 3]),  # [1, 2] + ([3] where it > 1) = [1, 2, 3]
+    ("range(1, 6) where it > 1 where it < 4", [2, 3]),
+    ("[1, 2, 3] where it * 2 == 4", [2]),
+    ("size([1, 2, 3] where it > 1) == 2 and true", True),
+    ("not [1, 2] where it > 5 == [1]", True),  # not ([1, 2] where (it > 5) == [1])
+    ("if true then 1 else 2 + 10", 1),  # (if true then 1 else 2) + 10 = 11
+    ("if false then 1 else 2 + 10", 12),
+    ("if false then 1 else if true then 2 else 3", 2),
+    ("if true or false then 1 else 2", 1),
+    ("if 1 > 2 then 1 else 2 * 3", 6),
+    ("[x * 2 + 1 for x in [1, 2] if x + 1 == 3]", [5]),
+]
+
+
+def _evaluate(cases: list[tuple[str, object]]) -> list[object]:
+    """The values of the expressions, computed by one game that stores each in a variable."""
+    decls = "".join(f"var v{i} = none\n" for i in range(len(cases)))
+    sets = "".join(f"  set v{i} = ({expr})\n" for i, (expr, _) in enumerate(cases))
+    text = f'game "precedence"\nplayers 2\n{decls}play {{\n{sets}  end game "done"\n}}\n'
+    game = boardkit.parse_ruleset(text, filename="precedence.bk").new_game(seed=0)
+    return [game.var(f"v{i}") for i in range(len(cases))]
+
+
+def test_operators_group_as_documented() -> None:
+    values = _evaluate(VALUES)
+    wrong = [(expr, want, got) for (expr, want), got in zip(VALUES, values, strict=True) if got != want]
+    assert not wrong
+
+
+def _shape(node: object) -> str:
+    """The expression fully parenthesized."""
+    if isinstance(node, ast.Binary):
+        return f"({_shape(node.left)} {node.op} {_shape(node.right)})"
+    if isinstance(node, ast.BoolOp):
+        return "(" + f" {node.op} ".join(_shape(v) for v in node.values) + ")"
+    if isinstance(node, ast.Unary):
+        return f"({node.op} {_shape(node.operand)})"
+    if isinstance(node, ast.Where):
+        return f"({_shape(node.coll)} where {_shape(node.cond)})"
+    if isinstance(node, ast.Ternary):
+        return f"(if {_shape(node.cond)} then {_shape(node.then)} else {_shape(node.other)})"
+    if isinstance(node, ast.Name):
+        return node.name
+    if isinstance(node, ast.Num):
+        return str(node.value)
+    if isinstance(node, ast.Attr):
+        return f"{_shape(node.obj)}.{node.attr}"
+    if isinstance(node, ast.ItAttr):
+        return f".{node.attr}"
+    raise AssertionError(node)
+
+
+def _expr(text: str) -> ast.Expr:
+    decl = parse(SourceFile(f"const c = {text}\n", "e.bk")).items[0]
+    assert isinstance(decl, ast.ConstDecl)
+    return decl.value
+
+
+@pytest.mark.parametrize(("text", "shape"), [
+    ("a or b or c and d", "(a or b or (c and d))"),
+    ("a and b and c", "(a and b and c)"),
+    ("not a and not not b or c", "(((not a) and (not (not b))) or c)"),
+    ("not a where b == c < d", "(not (a where ((b == c) and (c < d))))"),
+    ("a where b where c", "((a where b) where c)"),
+    ("a == b where .c != d", "((a == b) where (.c != d))"),
+    ("a + b * c - d / e % f", "((a + (b * c)) - ((d / e) % f))"),
+    ("-a.b * -c", "((- a.b) * (- c))"),
+    ("a in b not in c", "((a in b) and (b not in c))"),
+    ("if a or b then c + 1 else if d then e else f", "(if (a or b) then (c + 1) else (if d then e else f))"),
+    ("(a + b) * c", "((a + b) * c)"),
+    ("a - (b - c)", "(a - (b - c))"),
+])
+def test_the_tree_has_the_documented_shape(text: str, shape: str) -> None:
+    assert _shape(_expr(text)) == shape
+
+
+def _at(node: ast.Expr) -> tuple[int, int | None]:
+    return node.span.column - len("const c = "), node.span.end_column and node.span.end_column - len("const c = ")
+
+
+def test_nodes_of_one_level_span_the_whole_level() -> None:
+    # Every node a level builds spans all of that level's operands, the operators outside
+    # parentheses excluded; a prefix operator spans its operand only.
+    tree = _expr("a * b + c - (d)")
+    assert isinstance(tree, ast.Binary)
+    assert isinstance(tree.left, ast.Binary)
+    assert isinstance(tree.left.left, ast.Binary)
+    assert [_at(tree), _at(tree.left), _at(tree.left.left)] == [(1, 15), (1, 15), (1, 6)]
+    tree = _expr("not a < b < c")
+    assert isinstance(tree, ast.Unary)
+    assert isinstance(tree.operand, ast.BoolOp)
+    assert [_at(tree), _at(tree.operand), *(_at(v) for v in tree.operand.values)] == [(5, 14)] * 4
+    tree = _expr("xs where a where b")
+    assert isinstance(tree, ast.Where)
+    assert isinstance(tree.coll, ast.Where)
+    assert [_at(tree), _at(tree.coll)] == [(1, 19), (1, 11)]
