@@ -434,9 +434,13 @@ def _neighbours(s: State, slot: int, c: str | list[Any]) -> list[str]:
             return list(geo.adj[c])
         except KeyError:
             raise ValueError(_off_grid(s, slot, c)) from None
-    inside = {_check_cell(s, slot, x) for x in c}
-    rim = {n for x in inside for n in geo.adj[x] if n not in inside}
-    return sorted(rim, key=geo.index.__getitem__)
+    index, adj = geo.index, geo.adj
+    for x in c:
+        if x not in index:
+            raise ValueError(_off_grid(s, slot, x))
+    inside = set(c)
+    rim = {n for x in inside for n in adj[x] if n not in inside}
+    return sorted(rim, key=index.__getitem__)
 
 
 def _stack(s: State, slot: int, c: str) -> list[Piece]:
