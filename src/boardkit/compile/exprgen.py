@@ -281,18 +281,23 @@ def _all_nodes(value: object) -> list[object]:
     """
     out: list[object] = []
     todo = [value]
-    names: dict[type, tuple[str, ...]] = {}
+    # The fields to enter of each class met: None for a class that holds no nodes.
+    names: dict[type, tuple[str, ...] | None] = {Span: None, SourceFile: None, str: None, int: None,
+                                                 bool: None, type(None): None}
     while todo:
         v = todo.pop()
         cls = type(v)
         if cls is tuple or cls is list:
             todo.extend(cast("list[object]", v))
-        elif cls is dict:
+            continue
+        if cls is dict:
             todo.extend(cast("dict[object, object]", v).values())
-        elif cls is not Span and cls is not SourceFile and attrs.has(cls):
+            continue
+        if cls in names:
+            fields = names[cls]
+        else:
+            fields = names[cls] = tuple(f.name for f in attrs.fields(cls)) if attrs.has(cls) else None
+        if fields is not None:
             out.append(v)
-            fields = names.get(cls)
-            if fields is None:
-                fields = names[cls] = tuple(f.name for f in attrs.fields(cls))
-            todo.extend(getattr(v, f) for f in fields)
+            todo.extend([getattr(v, f) for f in fields])
     return out

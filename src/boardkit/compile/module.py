@@ -103,35 +103,30 @@ def _functions(w: Writer, game: d.GameDef) -> None:
             w.line(f"return {w.ex.gen(f.body)}", 1)
             continue
         key = "".join(f"{p.ident}, {p.ident}.__class__ is bool, " for p in f.params)
-        w.line(f"_k = ({f.name!r}, {key})", 1)
-        w.line("try:", 1)
-        w.line("_r = s.memo.get(_k, _MISS)", 2)
-        w.line("except TypeError:  # a list among the arguments: no key", 1)
-        w.line("_r = _MISS", 2)
-        w.line("_k = None", 2)
-        w.line("if _r is _MISS:", 1)
-        w.line(f"s.work -= {CALL_COST}", 2)
-        w.line("if s.work < 0:", 2)
-        w.line("_over_budget()", 3)
-        w.line(f"_r = {w.ex.gen(f.body)}", 2)
-        w.line("if _k is not None:", 2)
-        w.line("s.memo[_k] = _r", 3)
-        w.line("return _r", 1)
+        _remembered_fn(w, f"({f.name!r}, {key})", w.ex.gen(f.body), charged=True)
     w.line("")
 
 
-def _remembered_fn(w: Writer, key: str, value: str) -> None:
+def _remembered_fn(w: Writer, key: str, value: str, *, charged: bool = False) -> None:
     """Writes the body of a function that keeps `value` in s.memo under the key `key`.
 
     The key may hold a list (the arguments of a call): then there is no key, and no memo.
+    `charged`: working the value out costs a call of a rule's function in the work budget.
     """
     w.line(f"_k = {key}", 1)
     w.line("try:", 1)
     w.line("_r = s.memo.get(_k, _MISS)", 2)
     w.line("except TypeError:  # a list among the arguments: no key", 1)
-    w.line(f"return {value}", 2)
+    w.line("_r = _MISS", 2)
+    w.line("_k = None", 2)
     w.line("if _r is _MISS:", 1)
-    w.line(f"_r = s.memo[_k] = {value}", 2)
+    if charged:
+        w.line(f"s.work -= {CALL_COST}", 2)
+        w.line("if s.work < 0:", 2)
+        w.line("_over_budget()", 3)
+    w.line(f"_r = {value}", 2)
+    w.line("if _k is not None:", 2)
+    w.line("s.memo[_k] = _r", 3)
     w.line("return _r", 1)
 
 
