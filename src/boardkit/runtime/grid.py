@@ -26,13 +26,27 @@ if TYPE_CHECKING:
 # The longest side of a grid: room for any board, and a bound on what cell lists may cost.
 MAX_SIDE = 100
 
+# One string per cell of the geometries made so far, by (x, y): `cell` hands these out, so the
+# dict lookups that follow find the very key (hash kept, compared by identity).
+_NAMES: dict[tuple[int, int], str] = {}
+# What a lookup finds for a value that is not a cell of the grid.
+_OFF: Any = object()
+# Spots of two cells (a domino's) are the common case of `tops`: they have a path of their own.
+_PAIR = 2
+
 
 def cell(x: int, y: int) -> str:
     """Returns the cell at column x, row y.
 
     >>> cell(3, 4)
     '3,4'
+    >>> cell(-1, True)
+    '-1,True'
     """
+    if x.__class__ is int and y.__class__ is int:  # not bools or floats, whose keys match ints
+        name = _NAMES.get((x, y))
+        if name is not None:
+            return name
     return f"{x},{y}"
 
 
@@ -67,7 +81,7 @@ class Geometry:
 
     def __init__(self, w: int, h: int) -> None:
         self.w, self.h = w, h
-        self.cells = [cell(x, y) for y in range(h) for x in range(w)]
+        self.cells = [_NAMES.setdefault((x, y), f"{x},{y}") for y in range(h) for x in range(w)]
         self.index = {c: i for i, c in enumerate(self.cells)}
         adj: dict[str, tuple[str, ...]] = {}
         for y in range(h):
@@ -75,6 +89,9 @@ class Geometry:
                 near = [(x, y - 1), (x - 1, y), (x + 1, y), (x, y + 1)]
                 adj[cell(x, y)] = tuple(cell(a, b) for a, b in near if 0 <= a < w and 0 <= b < h)
         self.adj = adj
+        # What an empty board has on each cell: no top piece, level 0.
+        self.no_tops: dict[str, Piece | None] = dict.fromkeys(self.cells)
+        self.no_heights: dict[str, int] = dict.fromkeys(self.cells, 0)
         self._lines: dict[int, tuple[list[tuple[str, ...]], dict[str, list[int]]]] = {}
 
     def lines(self, n: int) -> tuple[list[tuple[str, ...]], dict[str, list[int]]]:
@@ -107,19 +124,25 @@ class Board:
 
     `stacks` maps each occupied cell to its pieces, top first; `at` maps a piece id to the
     cells it covers (in the order it was placed, part i on cell i); `levels` gives each piece's
-    level; `shown` the value the top piece shows on each occupied cell.
+    level; `shown` the value the top piece shows on each occupied cell. `tops` and `heights`
+    give every cell of the grid its top piece (None) and level (0): one lookup answers the
+    built-ins and tells a cell of the grid from anything else.
     """
 
-    __slots__ = ("_groups", "_occupied", "_rims", "at", "geo", "levels", "parts", "shown", "stacks")
+    __slots__ = ("_groups", "_occupied", "_rims", "at", "geo", "heights", "levels", "parts", "shown", "stacks",
+                 "tops")
 
     def __init__(self, geo: Geometry, *, stacks: dict[str, tuple[Piece, ...]], at: dict[int, tuple[str, ...]],
-                 levels: dict[int, int], parts: dict[int, tuple[Any, ...]], shown: dict[str, Any]) -> None:
+                 levels: dict[int, int], parts: dict[int, tuple[Any, ...]], shown: dict[str, Any],
+                 tops: dict[str, Piece | None], heights: dict[str, int]) -> None:
         self.geo = geo
         self.stacks = stacks
         self.at = at
         self.levels = levels
         self.parts = parts
         self.shown = shown
+        self.tops = tops
+        self.heights = heights
         self._groups: tuple[dict[str, int], list[list[str]], list[frozenset[str]]] | None = None
         self._occupied: list[str] | None = None
         self._rims: dict[int, frozenset[str]] = {}
@@ -127,12 +150,12 @@ class Board:
     @classmethod
     def empty(cls, geo: Geometry) -> Board:
         """Returns a Board with no piece on it."""
-        return cls(geo, stacks={}, at={}, levels={}, parts={}, shown={})
+        return cls(geo, stacks={}, at={}, levels={}, parts={}, shown={}, tops=geo.no_tops.copy(),
+                   heights=geo.no_heights.copy())
 
     def level_at(self, c: str) -> int:
         """Returns the level of the top piece on cell c; 0 when the cell is empty."""
-        st = self.stacks.get(c)
-        return self.levels[st[0].id] if st else 0
+        return self.heights.get(c, 0)
 
     def placed(self, piece: Piece, cells: tuple[str, ...], parts: tuple[Any, ...]) -> tuple[Board, int]:
         """Returns a new Board with `piece` on `cells`, above whatever is there; and its level.
@@ -141,12 +164,16 @@ class Board:
         """
         stacks = dict(self.stacks)
         shown = dict(self.shown)
-        level = 1 + max(self.level_at(c) for c in cells)
+        tops = self.tops.copy()
+        heights = self.heights.copy()
+        level = 1 + max(heights.get(c, 0) for c in cells)
         for c, v in zip(cells, parts, strict=True):
             stacks[c] = (piece, *stacks.get(c, ()))
             shown[c] = v
+            tops[c] = piece
+            heights[c] = level
         board = Board(self.geo, stacks=stacks, at={**self.at, piece.id: cells}, levels={**self.levels, piece.id: level},
-                      parts={**self.parts, piece.id: parts}, shown=shown)
+                      parts={**self.parts, piece.id: parts}, shown=shown, tops=tops, heights=heights)
         return board, level
 
     def removed(self, piece: Piece) -> Board:
@@ -154,6 +181,8 @@ class Board:
         cells = self.at[piece.id]
         stacks = dict(self.stacks)
         shown = dict(self.shown)
+        tops = self.tops.copy()
+        heights = self.heights.copy()
         for c in cells:
             st = stacks[c]
             if st[0] is not piece:
@@ -162,19 +191,23 @@ class Board:
             if len(st) == 1:
                 del stacks[c]
                 del shown[c]
+                tops[c] = None
+                heights[c] = 0
             else:
                 stacks[c] = st[1:]
                 below = st[1]
                 shown[c] = self.parts[below.id][self.at[below.id].index(c)]
+                tops[c] = below
+                heights[c] = self.levels[below.id]
         at, levels, parts = dict(self.at), dict(self.levels), dict(self.parts)
         del at[piece.id], levels[piece.id], parts[piece.id]
-        return Board(self.geo, stacks=stacks, at=at, levels=levels, parts=parts, shown=shown)
+        return Board(self.geo, stacks=stacks, at=at, levels=levels, parts=parts, shown=shown, tops=tops,
+                     heights=heights)
 
     def occupied(self) -> list[str]:
         """Returns the cells with a piece on them, row by row (cached)."""
         if self._occupied is None:
-            stacks = self.stacks
-            self._occupied = [c for c in self.geo.cells if c in stacks]
+            self._occupied = list(filter(self.stacks.__contains__, self.geo.cells))
         return self._occupied
 
     def groups(self) -> tuple[dict[str, int], list[list[str]], list[frozenset[str]]]:
@@ -183,7 +216,7 @@ class Board:
         That is each cell's group number, the groups' cells, and the same as sets.
         """
         if self._groups is None:
-            labels, groups = _group(self.geo, self.occupied(), self.shown.__getitem__)
+            labels, groups = _split(self.geo, self.occupied(), self.shown)
             self._groups = (labels, groups, [frozenset(g) for g in groups])
         return self._groups
 
@@ -203,10 +236,15 @@ def _group(geo: Geometry, cells: list[str], key: Callable[[str], object]) -> tup
     Groups come in the order of their first cell on the grid (row by row), their cells too.
     """
     keys = {c: key(c) for c in cells}
+    return _split(geo, sorted(keys, key=geo.index.__getitem__), keys)
+
+
+def _split(geo: Geometry, order: list[str], keys: dict[str, object]) -> tuple[dict[str, int], list[list[str]]]:
+    """`_group` of the cells in `keys`, given them in grid order."""
     labels: dict[str, int] = {}
     groups: list[list[str]] = []
     adj, index = geo.adj, geo.index
-    for c in sorted(keys, key=index.__getitem__):
+    for c in order:
         if c in labels:
             continue
         gi = len(groups)
@@ -251,6 +289,8 @@ def _zone_name(s: State, slot: int) -> str:
 
 def _cells_arg(s: State, slot: int, cells: object) -> tuple[str, ...]:
     """Returns the cells of a placement: one cell or a list of distinct cells of the grid."""
+    if cells.__class__ is str and cells in s.boards[slot].geo.index:  # one cell, the common case
+        return (cells,)
     cs = (cells,) if isinstance(cells, str) else tuple(cells) if isinstance(cells, list) else None
     if not cs:
         msg = f"a piece is placed on one cell or a list of cells, not {cells!r}"
@@ -302,7 +342,9 @@ def place(s: State, piece: object, slot: int, cells: object) -> None:
     boards[slot], level = boards[slot].placed(piece, cs, parts)
     s.boards = boards
     zones = s.zones
-    zones[src] = [p for p in zones[src] if p is not piece]
+    kept = list(zones[src])
+    kept.remove(piece)  # a piece lies in one zone, once
+    zones[src] = kept
     zones[slot] = [*zones[slot], piece]
     s.loc[piece.id] = slot
     s.check_capacity(slot)
@@ -392,9 +434,13 @@ def _neighbours(s: State, slot: int, c: str | list[Any]) -> list[str]:
             return list(geo.adj[c])
         except KeyError:
             raise ValueError(_off_grid(s, slot, c)) from None
-    inside = {_check_cell(s, slot, x) for x in c}
-    rim = {n for x in inside for n in geo.adj[x] if n not in inside}
-    return sorted(rim, key=geo.index.__getitem__)
+    index, adj = geo.index, geo.adj
+    for x in c:
+        if x not in index:
+            raise ValueError(_off_grid(s, slot, x))
+    inside = set(c)
+    rim = {n for x in inside for n in adj[x] if n not in inside}
+    return sorted(rim, key=index.__getitem__)
 
 
 def _stack(s: State, slot: int, c: str) -> list[Piece]:
@@ -407,15 +453,19 @@ def _stack(s: State, slot: int, c: str) -> list[Piece]:
 
 
 def _top(s: State, slot: int, c: str) -> Piece | None:
-    st = s.boards[slot].stacks.get(c)
-    if st is None:
-        _check_cell(s, slot, c)
-        return None
-    return st[0]
+    top: Piece | None = s.boards[slot].tops.get(c, _OFF)
+    if top is _OFF:
+        raise ValueError(_off_grid(s, slot, c))
+    return top
 
 
 def _level(s: State, slot: int, x: Piece | str) -> int | None:
     board = s.boards[slot]
+    if isinstance(x, str):
+        level = board.heights.get(x)
+        if level is None:
+            raise ValueError(_off_grid(s, slot, x))
+        return level
     if isinstance(x, Piece):
         return board.levels.get(x.id)
     st = board.stacks.get(x)
@@ -434,14 +484,22 @@ def _part(s: State, slot: int, c: str) -> object:
 
 
 def _tops(s: State, slot: int, cells: list[Any]) -> list[Piece]:
-    stacks = s.boards[slot].stacks
+    tops = s.boards[slot].tops
+    if cells.__class__ is list and len(cells) == _PAIR:
+        a, b = tops.get(cells[0], _OFF), tops.get(cells[1], _OFF)
+        if a is not _OFF and b is not _OFF:
+            if a is None:
+                return [] if b is None else [b]
+            return [a] if b is None or b is a else [a, b]
     out: list[Piece] = []
     for c in cells:
-        st = stacks.get(c)
-        if st is None:
-            _check_cell(s, slot, c)
-        elif st[0] not in out:
-            out.append(st[0])
+        top = tops.get(c, _OFF)
+        if top is None:
+            continue
+        if top is _OFF:
+            raise ValueError(_off_grid(s, slot, c))
+        if top not in out:
+            out.append(top)
     return out
 
 
@@ -480,8 +538,13 @@ def _placements(s: State, slot: int, n: int, near: list[Any] | None = None) -> l
     runs, holding = geo.lines(n)
     if near is None:
         return [list(r) for r in runs]
-    picked = sorted({i for c in near for i in holding[_check_cell(s, slot, c)]})
-    return [list(runs[i]) for i in picked]
+    picked: set[int] = set()
+    for c in near:
+        held = holding.get(c)
+        if held is None:
+            raise ValueError(_off_grid(s, slot, c))
+        picked.update(held)
+    return [list(runs[i]) for i in sorted(picked)]
 
 
 def _joining(s: State, slot: int, start: str, piece: object, spots: list[list[str]]) -> list[list[str]]:
@@ -512,23 +575,35 @@ def _joining(s: State, slot: int, start: str, piece: object, spots: list[list[st
             raise ValueError(msg)
         if not shows_k and start not in cs:
             continue
-        if any(c in area for c in cs):
-            if _joins_after(board, start, cs, parts):
+        if not area.isdisjoint(cs):
+            if _joins_after(board, start, cs, parts, area):
                 out.append(cs)
-        elif any(v == k and c in rim for c, v in zip(cs, parts, strict=True)):
-            # The region stays as it is; a cell of the piece joins it iff it shows the
-            # region's value next to it (the first piece cell on any path from start does).
-            out.append(cs)
+            continue
+        # The region stays as it is; a cell of the piece joins it iff it shows the region's
+        # value next to it (the first piece cell on any path from start does).
+        for c, v in zip(cs, parts, strict=True):
+            if v == k and c in rim:
+                out.append(cs)
+                break
     return out
 
 
-def _joins_after(board: Board, start: str, cs: list[str], parts: tuple[Any, ...]) -> bool:
-    """Tells if, with parts shown on cs, the region holding start reaches a cell of cs."""
+def _joins_after(board: Board, start: str, cs: list[str], parts: tuple[Any, ...], area: frozenset[str]) -> bool:
+    """Tells if, with parts shown on cs, the region holding start reaches a cell of cs.
+
+    `area` is that region before: it meets cs.
+    """
     over = dict(zip(cs, parts, strict=True))
     shown = board.shown
-    k = over[start] if start in over else shown.get(start)
-    if k is None:
+    if start in over:
+        return over[start] is not None
+    k = shown.get(start)
+    if k is None or k not in over.values():
+        # The region can only reach a cell of cs that shows its value.
         return False
+    if all(over[c] == k for c in over if c in area):
+        # The region keeps every cell, those under the piece included.
+        return True
     adj = board.geo.adj
     seen = {start}
     todo = [start]
