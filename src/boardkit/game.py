@@ -335,7 +335,7 @@ class Game:
         for n in range(start, made):
             if n % CHECKPOINT_EVERY == 0 and n != start:  # the undos that follow start nearer
                 self._checkpoints.append((n, s.snapshot(compact=True)))
-            options = interp.legal_options(s)
+            options, chooser = interp.decide(s)
             action = self._actions[n]
             label = self.history[n]
             if action is None:  # a loaded game's decision: known by its label only
@@ -344,7 +344,7 @@ class Game:
                     msg = f"decision {n + 1} of the saved history, {label!r:.60}, is not offered there"
                     raise StateError(msg)
                 action = self._actions[n] = labels.index(label)
-            interp.apply(s, options[action], interp.chooser(s), label)
+            interp.apply(s, options[action], chooser, label)
             interp.run(s)
 
     def _check_history(self) -> None:

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 __all__ = ["DECISION", "OVER", "TURN_DONE", "Interpreter"]
 
 TRIAL_LIMIT = 200_000
+# Interpreter._chain's codes: a dead end may follow; the turn cannot go on past the procedure
+# (0: that depends on the callers).
+_FAILS, _STOPS = 1, 2
 
 
 class Interpreter:
@@ -41,10 +44,9 @@ class Interpreter:
         self.procs = program.procs
         self._run_fns = {name: p.run for name, p in program.procs.items()}
         # What each instruction's probe flags say to a trial, as plain lists (read at every call
-        # and return while trying options): where a caller resumes, 1 if a dead end may follow,
-        # 2 if the turn cannot go on past it, 0 if that depends on its callers; and where a
-        # trial stands, whether it must run on (a dead end here or ahead, or no return).
-        self._chain: dict[str, list[int]] = {name: [1 if f.fail else 0 if f.ret else 2 for f in p.probe]
+        # and return while trying options): where a frame resumes, _FAILS, _STOPS or 0; and
+        # where a trial stands, whether it must run on (a dead end here or ahead, or no return).
+        self._chain: dict[str, list[int]] = {name: [_FAILS if f.fail else 0 if f.ret else _STOPS for f in p.probe]
                                              for name, p in program.procs.items()}
         self._runs_on = {name: [f.here or f.fail or not f.ret for f in p.probe] for name, p in program.procs.items()}
 
@@ -235,27 +237,18 @@ class Interpreter:
             f = frames[i]
             code: int = chain[f[0]][f[1]]
             if code:
-                return code == 1
+                return code == _FAILS
         return False
 
     def _needs_probe(self, s: State, *, below: bool) -> bool:
         top = s.frames[-1]
         code = self._chain[top[0]][top[1]]
-        return code == 1 or (code == 0 and below)
-
-    def legal_options(self, s: State) -> list[Value]:
-        """Options of the pending decision that can be completed into a legal turn."""
-        plain, fallback = self.raw_options(s)
-        below = self._below(s)  # the callers stand still while the options are tried
-        if not self._needs_probe(s, below=below):
-            return plain or fallback
-        return self._tried(s, plain, fallback, self.chooser(s), below=below)
+        return code == _FAILS or (code == 0 and below)
 
     def decide(self, s: State) -> tuple[list[Value], int]:
-        """The legal options of the pending decision and the player who owes it.
+        """The options of the pending decision that can be completed into a legal turn, and the player who owes it.
 
-        `legal_options` and `chooser` in one, for the game's every decision: the site is looked
-        up once.
+        The site is looked up once; the frames below stand still while the options are tried.
         """
         frame = s.frames[-1]
         proc, pc, local = self.procs[frame[0]], frame[1], frame[2]
@@ -265,11 +258,12 @@ class Interpreter:
         except RULE_FAULTS as exc:
             raise RuleRuntimeError(rule_fault(exc), proc.span(pc)) from None
         player = self._chooser(s, proc, pc, site[1], local)
-        flags = proc.probe[pc]
-        if flags.fail:
-            return self._tried(s, plain, fallback, player, below=self._below(s)), player
-        if flags.ret and self._below(s):
-            return self._tried(s, plain, fallback, player, below=True), player
+        code = self._chain[frame[0]][pc]
+        if code == _STOPS:  # no dead end ahead, and its procedure does not return: nothing to try
+            return plain or fallback, player
+        below = self._below(s)
+        if code == _FAILS or below:
+            return self._tried(s, plain, fallback, player, below=below), player
         return plain or fallback, player
 
     def _tried(self, s: State, plain: list[Value], fallback: list[Value], chooser: int, *, below: bool) -> list[Value]:
