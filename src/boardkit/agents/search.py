@@ -15,8 +15,10 @@ from boardkit.agents.base import agent_names, register_agent
 from boardkit.errors import AgentError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from boardkit.agents.base import Agent
-    from boardkit.game import Game
+    from boardkit.game import Game, Move
 
 # How much a decided game outweighs any heuristic difference, for the greedy agent.
 _DECIDED = 1e9
@@ -27,6 +29,8 @@ _TURN_REST = 50
 _EXPLORE = 0.5
 # A rollout's bound in decisions per turn it may play, for games whose turns never end.
 _DECISIONS_PER_TURN = 20
+# The greedy agent's budget in positions when a spec gives none; MCTS ranks its root moves with it.
+GREEDY_BUDGET = 200
 # The smallest scale gains are read on (while every gain so far is zero).
 _TINY = 1e-9
 
@@ -80,7 +84,7 @@ class GreedyAgent:
                 self._plan = (game, len(game.history) + 1, plan[2][1:])
                 return labels.index(plan[2][0])
         root = _searchable(game, player, self._rng)
-        _, line = self._best(root, player, self.budget)
+        _, line = turn_search(root, player, self.budget, self._rng)
         labels = []
         world = root.clone()
         for action in line:
@@ -89,42 +93,54 @@ class GreedyAgent:
         self._plan = (game, len(game.history) + 1, labels[1:])
         return line[0]
 
-    def _best(self, game: Game, player: int, budget: int) -> tuple[float, list[int]]:
-        """The best advantage `player` can reach before their turn ends, within `budget` positions, and its line."""
-        if game.is_over or game.to_move != player:
-            return advantage(game, player), []
-        if budget <= 1:
-            # Out of budget within the turn: the rest of it is played one decision at a time, each
-            # the best by the heuristic right after it.
-            for _ in range(_TURN_REST):
-                if game.is_over or game.to_move != player:
-                    break
-                children = []
-                for action in range(len(game.legal_actions())):
-                    child = game.clone()
-                    child.apply_action(action)
-                    children.append((advantage(child, player), self._rng.random(), child))
-                game = max(children, key=lambda c: (c[0], c[1]))[2]
-            return advantage(game, player), []
-        n = len(game.legal_actions())
-        share = max(1, (budget - 1) // n)
-        tried = range(n) if n <= budget else sorted(self._rng.sample(range(n), budget))
-        best, lines = -math.inf, []
-        for action in tried:
-            child = game.clone()
-            child.apply_action(action)
-            value, line = self._best(child, player, share)
-            if value > best:
-                best, lines = value, [[action, *line]]
-            elif value == best:
-                lines.append([action, *line])
-        return best, self._rng.choice(lines)
+
+def turn_search(game: Game, player: int, budget: int, rng: random.Random) -> tuple[float, list[int]]:
+    """The best advantage `player` can reach before their turn ends, within `budget` positions, and its line.
+
+    The line is empty when the game is over, another player decides, or the budget allows no
+    look-ahead (then the rest of the turn is played out one best decision at a time to value it).
+    """
+    if game.is_over or game.to_move != player:
+        return advantage(game, player), []
+    if budget <= 1:
+        # Out of budget within the turn: the rest of it is played one decision at a time, each
+        # the best by the heuristic right after it.
+        for _ in range(_TURN_REST):
+            if game.is_over or game.to_move != player:
+                break
+            children = []
+            for action in range(len(game.legal_actions())):
+                child = game.clone()
+                child.apply_action(action)
+                children.append((advantage(child, player), rng.random(), child))
+            game = max(children, key=lambda c: (c[0], c[1]))[2]
+        return advantage(game, player), []
+    options = turn_options(game, player, budget, rng)
+    best = max(value for value, _ in options)
+    return best, rng.choice([line for value, line in options if value == best])
+
+
+def turn_options(game: Game, player: int, budget: int, rng: random.Random) -> list[tuple[float, list[int]]]:
+    """For each first action tried, the best advantage reachable by the end of the turn and its line.
+
+    The budget is shared evenly among the actions; past `budget` actions, a sample of them.
+    """
+    n = len(game.legal_actions())
+    share = max(1, (budget - 1) // n)
+    tried = range(n) if n <= budget else sorted(rng.sample(range(n), budget))
+    options = []
+    for action in tried:
+        child = game.clone()
+        child.apply_action(action)
+        value, line = turn_search(child, player, share, rng)
+        options.append((value, [action, *line]))
+    return options
 
 
 class _Node:
     """A node of the search tree: reached by a move of `player` (None at the root)."""
 
-    __slots__ = ("available", "children", "player", "total", "visits")
+    __slots__ = ("available", "children", "player", "ranks", "total", "visits")
 
     def __init__(self, player: int | None) -> None:
         self.player = player
@@ -132,6 +148,8 @@ class _Node:
         self.visits = 0
         self.available = 0
         self.total = 0.0
+        # With `top`: the labels of the moves searched here, each with its rank (0 the best).
+        self.ranks: dict[str, int] | None = None
 
 
 class MCTSAgent:
@@ -141,23 +159,30 @@ class MCTSAgent:
     for all of them, its edges named by move labels, each child's exploration counted over the
     iterations in which it was available), walks down the tree, adds one node, and plays on
     for at most `rollout` turns: at random, or with probability `guide` the move that leaves
-    its mover best placed by the heuristic. A finished game rewards its winners; an unfinished
-    one rewards each player by how much their heuristic margin over the best other player grew
-    in the iteration, squashed into [0, 1] on the scale of the gains this search has seen. A
-    move that wins at once (nothing hidden) is played without searching. The budget is
-    `iterations`, or `seconds` of thinking when given; the move played is the most visited one.
+    its mover best placed by the heuristic, or (`plan` above 0) each turn as the greedy agent
+    would with `plan` positions. A finished game rewards its winners; an unfinished one rewards
+    each player by how much their heuristic margin over the best other player grew in the
+    iteration, squashed into [0, 1] on the scale of the gains this search has seen. With `top`
+    above 0 a node offers only its `top` best moves, tried best first: at the root by the greedy
+    agent's own search (so its choice is always a candidate), below it by the heuristic right
+    after the move. A move that wins at once (nothing hidden) is played without searching. The
+    budget is `iterations`, or `seconds` of thinking when given; the move played is the most
+    visited one.
     """
 
     name = "mcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None, *,
-                 rollout: int = 1, guide: float = 0.0, explore: float = _EXPLORE) -> None:
+                 rollout: int = 1, guide: float = 0.0, explore: float = _EXPLORE, top: int = 0,
+                 plan: int = 0) -> None:
         self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
         self.iterations = iterations
         self.seconds = seconds
         self.rollout = rollout
         self.guide = guide
         self.explore = explore
+        self.top = top
+        self.plan = plan
         self._margins = _Scale()
 
     def act(self, game: Game) -> int:
@@ -172,6 +197,8 @@ class MCTSAgent:
             if decisive is not None:
                 return decisive
         root = _Node(None)
+        if self.top:
+            root.ranks = self._root_ranks(_searchable(game, player, self._rng), player)
         self._margins = _Scale()
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
         done = 0
@@ -183,27 +210,54 @@ class MCTSAgent:
         best = max(visits.get(m.label, -1) for m in moves)
         return self._rng.choice([i for i, m in enumerate(moves) if visits.get(m.label, -1) == best])
 
+    def _root_ranks(self, world: Game, player: int) -> dict[str, int]:
+        """The `top` best first moves by the greedy agent's search of the rest of the turn."""
+        moves = world.legal_moves()
+        options = [(value, self._rng.random(), line[0])
+                   for value, line in turn_options(world, player, GREEDY_BUDGET, self._rng)]
+        options.sort(reverse=True)
+        return {moves[action].label: rank for rank, (_, _, action) in enumerate(options[:self.top])}
+
+    def _ranks(self, world: Game, moves: list[Move]) -> dict[str, int]:
+        """The `top` best moves by the mover's advantage right after each."""
+        mover = moves[0].player
+        values = []
+        for action, move in enumerate(moves):
+            child = world.clone()
+            child.apply_action(action)
+            values.append((advantage(child, mover), self._rng.random(), move.label))
+        values.sort(reverse=True)
+        return {label: rank for rank, (_, _, label) in enumerate(values[:self.top])}
+
     def _iterate(self, root: _Node, world: Game, start: list[float]) -> None:
         rng = self._rng
         node, path = root, [root]
         while not world.is_over:
             moves = world.legal_moves()
             mover = moves[0].player
-            untried = [i for i, m in enumerate(moves) if m.label not in node.children]
-            for m in moves:
-                child = node.children.get(m.label)
+            offered: Sequence[int] = range(len(moves))
+            if self.top:
+                if node.ranks is None:
+                    node.ranks = self._ranks(world, moves)
+                ranks = node.ranks
+                # A determinization may lack every ranked move: then all of its moves are offered.
+                offered = [i for i in offered if moves[i].label in ranks] or offered
+            untried = [i for i in offered if moves[i].label not in node.children]
+            for i in offered:
+                child = node.children.get(moves[i].label)
                 if child is not None:
                     child.available += 1
             if untried:
-                i = rng.choice(untried)
+                known = node.ranks
+                i = rng.choice(untried) if known is None else min(untried, key=lambda j: known.get(moves[j].label, -1))
                 world.apply_action(i)
                 node.children[moves[i].label] = node = _Node(mover)
                 path.append(node)
                 break
             kids = node.children
             explore = self.explore
-            scores = [_ucb(kids[m.label], explore) for m in moves]
-            i = scores.index(max(scores))
+            scores = {i: _ucb(kids[moves[i].label], explore) for i in offered}
+            i = max(scores, key=scores.__getitem__)
             world.apply_action(i)
             node = node.children[moves[i].label]
             path.append(node)
@@ -222,10 +276,25 @@ class MCTSAgent:
             if world.is_over or world.turn_count >= stop:
                 return
             n = len(world.legal_actions())
-            if n > 1 and self.guide > 0 and rng.random() < self.guide:
+            if n > 1 and self.plan:
+                self._play_turn(world)
+            elif n > 1 and self.guide > 0 and rng.random() < self.guide:
                 world.apply_action(_best_action(world, rng))
             else:
                 world.apply_action(rng.randrange(n))
+
+    def _play_turn(self, world: Game) -> None:
+        """Plays the mover's best line to the end of their turn, as the greedy agent with `plan` positions would."""
+        mover = world.to_move
+        assert mover is not None  # noqa: S101 - only asked while the game goes on
+        _, line = turn_search(world, mover, self.plan, self._rng)
+        if not line:  # no budget to look ahead: one best decision
+            world.apply_action(_best_action(world, self._rng))
+        for action in line:
+            # The line was found on copies; a draw that came out otherwise here ends it early.
+            if world.is_over or world.to_move != mover or action >= len(world.legal_actions()):
+                return
+            world.apply_action(action)
 
     def _rewards(self, world: Game, start: list[float]) -> list[float]:
         """Each player's reward in [0, 1]: the winners' share of a finished game, else the squashed gain.
@@ -302,7 +371,7 @@ def parse_budget(spec: str, budget: str | None) -> tuple[int, float | None]:
         AgentError: a budget that is neither, or not above zero.
     """
     if budget is None:
-        return 200, None
+        return GREEDY_BUDGET, None
     text = budget.strip()
     try:
         if text.endswith("s"):
@@ -329,9 +398,40 @@ def _greedy(budget: str | None, seed: int) -> Agent:
     return GreedyAgent(seed, positions)
 
 
+# MCTS's options in a spec: name, type, least value, greatest value (None: no bound).
+_MCTS_OPTIONS: dict[str, tuple[type[int | float], float, float | None]] = {
+    "explore": (float, 0, None), "guide": (float, 0, 1), "plan": (int, 0, None), "rollout": (int, 0, None),
+    "top": (int, 0, None)}
+
+
 def _mcts(budget: str | None, seed: int) -> Agent:
-    iterations, seconds = parse_budget(f"mcts:{budget}", budget)
-    return MCTSAgent(seed, iterations, seconds)
+    """``mcts``, ``mcts:400``, ``mcts:2s``, with options after further colons: ``mcts:200:top=4:plan=20``."""
+    parts = [] if budget is None else budget.split(":")
+    count = parts.pop(0) if parts and "=" not in parts[0] else None
+    spec = f"mcts:{budget}"
+    iterations, seconds = parse_budget(f"mcts:{count}", count)
+    options: dict[str, float] = {}
+    for part in parts:
+        key, equals, text = part.partition("=")
+        if not equals or key.strip() not in _MCTS_OPTIONS:
+            msg = (f"bad option {part!r} in {spec!r}: give key=value with a key among "
+                   f"{', '.join(_MCTS_OPTIONS)} (e.g. mcts:200:top=4:plan=20:rollout=3)")
+            raise AgentError(msg)
+        key = key.strip()
+        kind, least, most = _MCTS_OPTIONS[key]
+        try:
+            value = kind(text.strip())
+        except ValueError:
+            value = None
+        if value is None or not math.isfinite(value) or value < least or (most is not None and value > most):
+            bounds = f"at least {least}" if most is None else f"from {least} to {most}"
+            number = "a whole number" if kind is int else "a number"
+            msg = f"bad value {text!r} for {key} in {spec!r}: {key} takes {number} {bounds}"
+            raise AgentError(msg)
+        options[key] = value
+    return MCTSAgent(seed, iterations, seconds, rollout=int(options.get("rollout", 1)),
+                     guide=options.get("guide", 0.0), explore=options.get("explore", _EXPLORE),
+                     top=int(options.get("top", 0)), plan=int(options.get("plan", 0)))
 
 
 register_agent("greedy", _greedy)

@@ -1,0 +1,121 @@
+"""MCTS's spec options (``mcts:200:top=4:plan=20``): parsing, errors, and what each option does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import boardkit
+from boardkit.agents import GreedyAgent, MCTSAgent, make_agent
+
+CONNECT_FOUR = str(Path(__file__).resolve().parents[1] / "benchmarks" / "connect_four.bk")
+
+
+@pytest.fixture(scope="module")
+def c4() -> boardkit.Ruleset:
+    return boardkit.load_ruleset(CONNECT_FOUR)
+
+
+@pytest.fixture(scope="module")
+def mandala() -> boardkit.Ruleset:
+    return boardkit.load_ruleset("mandala")
+
+
+@pytest.mark.parametrize(("spec", "expected"), [
+    ("mcts", {"iterations": 200, "seconds": None, "rollout": 1, "guide": 0.0, "top": 0, "plan": 0}),
+    ("mcts:200:rollout=3:guide=0.8", {"iterations": 200, "rollout": 3, "guide": 0.8}),
+    ("mcts:top=4:plan=20", {"iterations": 200, "top": 4, "plan": 20, "rollout": 1}),
+    ("mcts:2s:explore=1.4", {"seconds": 2.0, "explore": 1.4}),
+    ("mcts:50: top = 3 ", {"iterations": 50, "top": 3}),
+])
+def test_spec_options_set_the_search(spec: str, expected: dict[str, object]) -> None:
+    agent = make_agent(spec, 1)
+    assert isinstance(agent, MCTSAgent)
+    assert {key: getattr(agent, key) for key in expected} == expected
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("mcts:200:depth=3", r"bad option 'depth=3' in 'mcts:200:depth=3': give key=value with a key among "
+                         r"explore, guide, plan, rollout, top"),
+    ("mcts:200:top", "bad option 'top'"),
+    ("mcts:200:guide=2", r"bad value '2' for guide in 'mcts:200:guide=2': guide takes a number from 0 to 1"),
+    ("mcts:200:rollout=1.5", "rollout takes a whole number at least 0"),
+    ("mcts:200:top=-1", "top takes a whole number at least 0"),
+    ("mcts:200:explore=nan", "bad value 'nan' for explore"),
+    ("mcts:fast:top=2", "bad budget in 'mcts:fast'"),
+    ("mcts:top=2:100", "bad option '100'"),
+    ("greedy:50:top=2", "bad budget"),
+    ("random:top=2", "takes no budget"),
+])
+def test_bad_spec_options_are_agent_errors(spec: str, message: str) -> None:
+    with pytest.raises(boardkit.AgentError, match=message):
+        make_agent(spec)
+
+
+def _mid_game(rules: boardkit.Ruleset, seed: int, at_least: int) -> boardkit.Game:
+    """A Mandala position of player 0 with a few options, reached by the greedy agents."""
+    game = rules.new_game(players=2, seed=seed)
+    agents = [GreedyAgent(seed=1, budget=20), GreedyAgent(seed=2, budget=20)]
+    for _ in range(6):
+        game.apply_action(agents[game.to_move or 0].act(game))
+    while game.to_move != 0 or len(game.legal_actions()) < at_least:
+        assert not game.is_over
+        game.apply_action(agents[game.to_move or 0].act(game))
+    return game
+
+
+def test_top_one_plays_the_greedy_agents_choice(mandala: boardkit.Ruleset) -> None:
+    """With one candidate at the root, the search can only confirm greedy's own move."""
+    game = _mid_game(mandala, 21, 3)
+    choices = {GreedyAgent(seed=s, budget=200).act(game) for s in range(3)}
+    assert len(choices) == 1  # a position where greedy's best is unique
+    before = game.to_json()
+    for seed in range(3):
+        assert MCTSAgent(seed=seed, iterations=8, top=1).act(game) in choices
+    assert game.to_json() == before
+
+
+def test_top_searches_only_that_many_moves(mandala: boardkit.Ruleset) -> None:
+    game = _mid_game(mandala, 22, 3)
+    agent = MCTSAgent(seed=0, iterations=40, top=2)
+    tried: set[str] = set()
+    iterate = agent._iterate  # noqa: SLF001 - the root's children are what the option bounds
+
+    def spy(root: object, world: boardkit.Game, start: list[float]) -> None:
+        iterate(root, world, start)  # type: ignore[arg-type]
+        tried.update(root.children)  # type: ignore[attr-defined]
+
+    agent._iterate = spy  # type: ignore[method-assign]  # noqa: SLF001
+    agent.act(game)
+    assert len(tried) == 2
+    assert len(game.legal_actions()) >= 3
+
+
+def test_plan_rollouts_end_with_their_turns(c4: boardkit.Ruleset, mandala: boardkit.Ruleset) -> None:
+    for turns in (1, 3):
+        world = c4.new_game(players=2, seed=0)
+        MCTSAgent(seed=0, rollout=turns, plan=5)._roll_out(world)  # noqa: SLF001 - the bound is the point
+        assert len(world.history) == turns
+    world = _mid_game(mandala, 23, 2)
+    turn = world.turn_count
+    MCTSAgent(seed=0, rollout=2, plan=10)._roll_out(world)  # noqa: SLF001
+    assert world.is_over or world.turn_count == turn + 2
+
+
+def test_plan_rollouts_take_a_win_that_random_ones_miss(c4: boardkit.Ruleset) -> None:
+    """Player 0 can win in column 0; the greedy-played turn finds it, a random one seldom does."""
+    game = c4.new_game(players=2, seed=0)
+    for column in (0, 6, 0, 6, 0, 5):
+        game.play(str(column))
+    planned = game.clone()
+    MCTSAgent(seed=0, rollout=1, plan=10)._roll_out(planned)  # noqa: SLF001
+    assert planned.is_over
+    assert planned.winners() == [0]
+
+
+def test_a_seeded_agent_with_options_decides_the_same(mandala: boardkit.Ruleset) -> None:
+    game = _mid_game(mandala, 24, 3)
+    spec = "mcts:12:top=3:plan=6:rollout=2"
+    first = [make_agent(spec, seed).act(game) for seed in range(4)]
+    assert first == [make_agent(spec, seed).act(game) for seed in range(4)]
