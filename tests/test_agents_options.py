@@ -23,7 +23,8 @@ def mandala() -> boardkit.Ruleset:
 
 
 @pytest.mark.parametrize(("spec", "expected"), [
-    ("mcts", {"iterations": 200, "seconds": None, "rollout": 1, "guide": 0.0, "top": 0, "plan": 0}),
+    ("mcts", {"iterations": 200, "seconds": None, "rollout": 1, "guide": 0.0, "top": 0, "plan": 0, "depth": 0}),
+    ("mcts:30:top=3:depth=1:guide=1:rollout=3", {"iterations": 30, "top": 3, "depth": 1, "guide": 1.0, "rollout": 3}),
     ("mcts:200:rollout=3:guide=0.8", {"iterations": 200, "rollout": 3, "guide": 0.8}),
     ("mcts:top=4:plan=20", {"iterations": 200, "top": 4, "plan": 20, "rollout": 1}),
     ("mcts:2s:explore=1.4", {"seconds": 2.0, "explore": 1.4}),
@@ -36,8 +37,8 @@ def test_spec_options_set_the_search(spec: str, expected: dict[str, object]) -> 
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("mcts:200:depth=3", r"bad option 'depth=3' in 'mcts:200:depth=3': give key=value with a key among "
-                         r"explore, guide, plan, rollout, top"),
+    ("mcts:200:width=3", r"bad option 'width=3' in 'mcts:200:width=3': give key=value with a key among "
+                         r"explore, guide, plan, rollout, top, depth"),
     ("mcts:200:top", "bad option 'top'"),
     ("mcts:200:guide=2", r"bad value '2' for guide in 'mcts:200:guide=2': guide takes a number from 0 to 1"),
     ("mcts:200:rollout=1.5", "rollout takes a whole number at least 0"),
@@ -119,3 +120,22 @@ def test_a_seeded_agent_with_options_decides_the_same(mandala: boardkit.Ruleset)
     spec = "mcts:12:top=3:plan=6:rollout=2"
     first = [make_agent(spec, seed).act(game) for seed in range(4)]
     assert first == [make_agent(spec, seed).act(game) for seed in range(4)]
+
+
+def test_depth_one_keeps_the_tree_to_the_root_moves(mandala: boardkit.Ruleset) -> None:
+    game = _mid_game(mandala, 25, 3)
+    roots: list[object] = []
+    for depth in (1, 0):
+        agent = MCTSAgent(seed=0, iterations=30, top=2, depth=depth, guide=1.0, rollout=2)
+        iterate = agent._iterate  # noqa: SLF001 - the tree's shape is what the option bounds
+
+        def spy(root: object, world: boardkit.Game, start: list[float], iterate: object = iterate) -> None:
+            iterate(root, world, start)  # type: ignore[operator]
+            roots.append(root)
+
+        agent._iterate = spy  # type: ignore[method-assign]  # noqa: SLF001
+        agent.act(game)
+    shallow, deep = roots[0], roots[-1]
+    assert shallow.children  # type: ignore[attr-defined]
+    assert all(not child.children for child in shallow.children.values())  # type: ignore[attr-defined]
+    assert any(child.children for child in deep.children.values())  # type: ignore[attr-defined]

@@ -174,7 +174,7 @@ class MCTSAgent:
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None, *,
                  rollout: int = 1, guide: float = 0.0, explore: float = _EXPLORE, top: int = 0,
-                 plan: int = 0) -> None:
+                 plan: int = 0, depth: int = 0) -> None:
         self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
         self.iterations = iterations
         self.seconds = seconds
@@ -183,7 +183,10 @@ class MCTSAgent:
         self.explore = explore
         self.top = top
         self.plan = plan
+        self.depth = depth
         self._margins = _Scale()
+        # With `top`: the rest of the greedy line (move labels) after each root candidate.
+        self._lines: dict[str, list[str]] = {}
 
     def act(self, game: Game) -> int:
         """The index, in ``game.legal_actions()``, of the most visited move at the root."""
@@ -197,6 +200,7 @@ class MCTSAgent:
             if decisive is not None:
                 return decisive
         root = _Node(None)
+        self._lines = {}
         if self.top:
             root.ranks = self._root_ranks(_searchable(game, player, self._rng), player)
         self._margins = _Scale()
@@ -211,12 +215,20 @@ class MCTSAgent:
         return self._rng.choice([i for i, m in enumerate(moves) if visits.get(m.label, -1) == best])
 
     def _root_ranks(self, world: Game, player: int) -> dict[str, int]:
-        """The `top` best first moves by the greedy agent's search of the rest of the turn."""
-        moves = world.legal_moves()
-        options = [(value, self._rng.random(), line[0])
+        """The `top` best first moves by the greedy agent's search of the rest of the turn; keeps their lines."""
+        options = [(value, self._rng.random(), line)
                    for value, line in turn_options(world, player, GREEDY_BUDGET, self._rng)]
         options.sort(reverse=True)
-        return {moves[action].label: rank for rank, (_, _, action) in enumerate(options[:self.top])}
+        ranks = {}
+        for rank, (_, _, line) in enumerate(options[:self.top]):
+            line_world = world.clone()
+            labels = []
+            for action in line:
+                labels.append(line_world.legal_moves()[action].label)
+                line_world.apply_action(action)
+            ranks[labels[0]] = rank
+            self._lines[labels[0]] = labels[1:]
+        return ranks
 
     def _ranks(self, world: Game, moves: list[Move]) -> dict[str, int]:
         """The `top` best moves by the mover's advantage right after each."""
@@ -232,7 +244,8 @@ class MCTSAgent:
     def _iterate(self, root: _Node, world: Game, start: list[float]) -> None:
         rng = self._rng
         node, path = root, [root]
-        while not world.is_over:
+        first = None
+        while not world.is_over and not (self.depth and len(path) > self.depth):
             moves = world.legal_moves()
             mover = moves[0].player
             offered: Sequence[int] = range(len(moves))
@@ -251,6 +264,7 @@ class MCTSAgent:
                 known = node.ranks
                 i = rng.choice(untried) if known is None else min(untried, key=lambda j: known.get(moves[j].label, -1))
                 world.apply_action(i)
+                first = first or moves[i].label
                 node.children[moves[i].label] = node = _Node(mover)
                 path.append(node)
                 break
@@ -259,8 +273,11 @@ class MCTSAgent:
             scores = {i: _ucb(kids[moves[i].label], explore) for i in offered}
             i = max(scores, key=scores.__getitem__)
             world.apply_action(i)
+            first = first or moves[i].label
             node = node.children[moves[i].label]
             path.append(node)
+        if len(path) > 1 and path[-2] is root and first in self._lines:
+            _follow(world, self._lines[first], path[1].player)
         self._roll_out(world)
         reward = self._rewards(world, start)
         for n in path:
@@ -349,6 +366,17 @@ def _best_action(world: Game, rng: random.Random) -> int:
     return rng.choice(chosen)
 
 
+def _follow(world: Game, labels: list[str], player: int | None) -> None:
+    """Plays `labels` while `player` decides and the game offers them (a greedy line found on another deal)."""
+    for label in labels:
+        if world.is_over or world.to_move != player:
+            return
+        offered = [m.label for m in world.legal_moves()]
+        if label not in offered:
+            return
+        world.apply_action(offered.index(label))
+
+
 def _winning_action(game: Game, player: int) -> int | None:
     """An action after which the game is over and `player` its only winner, if there is one."""
     for action in range(len(game.legal_actions())):
@@ -401,7 +429,7 @@ def _greedy(budget: str | None, seed: int) -> Agent:
 # MCTS's options in a spec: name, type, least value, greatest value (None: no bound).
 _MCTS_OPTIONS: dict[str, tuple[type[int | float], float, float | None]] = {
     "explore": (float, 0, None), "guide": (float, 0, 1), "plan": (int, 0, None), "rollout": (int, 0, None),
-    "top": (int, 0, None)}
+    "top": (int, 0, None), "depth": (int, 0, None)}
 
 
 def _mcts(budget: str | None, seed: int) -> Agent:
@@ -431,7 +459,8 @@ def _mcts(budget: str | None, seed: int) -> Agent:
         options[key] = value
     return MCTSAgent(seed, iterations, seconds, rollout=int(options.get("rollout", 1)),
                      guide=options.get("guide", 0.0), explore=options.get("explore", _EXPLORE),
-                     top=int(options.get("top", 0)), plan=int(options.get("plan", 0)))
+                     top=int(options.get("top", 0)), plan=int(options.get("plan", 0)),
+                     depth=int(options.get("depth", 0)))
 
 
 register_agent("greedy", _greedy)
