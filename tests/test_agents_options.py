@@ -28,6 +28,7 @@ def mandala() -> boardkit.Ruleset:
     ("mcts:200:rollout=3:guide=0.8", {"iterations": 200, "rollout": 3, "guide": 0.8}),
     ("mcts:top=4:plan=20", {"iterations": 200, "top": 4, "plan": 20, "rollout": 1}),
     ("mcts:2s:explore=1.4", {"seconds": 2.0, "explore": 1.4}),
+    ("mcts:4:top=2:root=30", {"iterations": 4, "top": 2, "root": 30, "depth": 0}),
     ("mcts:50: top = 3 ", {"iterations": 50, "top": 3}),
 ])
 def test_spec_options_set_the_search(spec: str, expected: dict[str, object]) -> None:
@@ -38,11 +39,12 @@ def test_spec_options_set_the_search(spec: str, expected: dict[str, object]) -> 
 
 @pytest.mark.parametrize(("spec", "message"), [
     ("mcts:200:width=3", r"bad option 'width=3' in 'mcts:200:width=3': give key=value with a key among "
-                         r"explore, guide, plan, rollout, top, depth"),
+                         r"explore, guide, plan, rollout, top, depth, root"),
     ("mcts:200:top", "bad option 'top'"),
     ("mcts:200:guide=2", r"bad value '2' for guide in 'mcts:200:guide=2': guide takes a number from 0 to 1"),
     ("mcts:200:rollout=1.5", "rollout takes a whole number at least 0"),
     ("mcts:200:top=-1", "top takes a whole number at least 0"),
+    ("mcts:200:root=0", "root takes a whole number at least 1"),
     ("mcts:200:explore=nan", "bad value 'nan' for explore"),
     ("mcts:fast:top=2", "bad budget in 'mcts:fast'"),
     ("mcts:top=2:100", "bad option '100'"),

@@ -164,8 +164,9 @@ class MCTSAgent:
     each player by how much their heuristic margin over the best other player grew in the
     iteration, squashed into [0, 1] on the scale of the gains this search has seen. With `top`
     above 0 a node offers only its `top` best moves, tried best first: at the root by the greedy
-    agent's own search (so its choice is always a candidate), below it by the heuristic right
-    after the move. A move that wins at once (nothing hidden) is played without searching. The
+    agent's own search with `root` positions (so its choice is always a candidate, evaluated
+    after the rest of its line), below it by the heuristic right after the move. `depth` above 0
+    bounds the tree's depth. A move that wins at once (nothing hidden) is played without searching. The
     budget is `iterations`, or `seconds` of thinking when given; the move played is the most
     visited one.
     """
@@ -174,7 +175,7 @@ class MCTSAgent:
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None, *,
                  rollout: int = 1, guide: float = 0.0, explore: float = _EXPLORE, top: int = 0,
-                 plan: int = 0, depth: int = 0) -> None:
+                 plan: int = 0, depth: int = 0, root: int = GREEDY_BUDGET) -> None:
         self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
         self.iterations = iterations
         self.seconds = seconds
@@ -184,6 +185,7 @@ class MCTSAgent:
         self.top = top
         self.plan = plan
         self.depth = depth
+        self.root = root
         self._margins = _Scale()
         # With `top`: the rest of the greedy line (move labels) after each root candidate.
         self._lines: dict[str, list[str]] = {}
@@ -217,7 +219,7 @@ class MCTSAgent:
     def _root_ranks(self, world: Game, player: int) -> dict[str, int]:
         """The `top` best first moves by the greedy agent's search of the rest of the turn; keeps their lines."""
         options = [(value, self._rng.random(), line)
-                   for value, line in turn_options(world, player, GREEDY_BUDGET, self._rng)]
+                   for value, line in turn_options(world, player, self.root, self._rng)]
         options.sort(reverse=True)
         ranks = {}
         for rank, (_, _, line) in enumerate(options[:self.top]):
@@ -429,7 +431,7 @@ def _greedy(budget: str | None, seed: int) -> Agent:
 # MCTS's options in a spec: name, type, least value, greatest value (None: no bound).
 _MCTS_OPTIONS: dict[str, tuple[type[int | float], float, float | None]] = {
     "explore": (float, 0, None), "guide": (float, 0, 1), "plan": (int, 0, None), "rollout": (int, 0, None),
-    "top": (int, 0, None), "depth": (int, 0, None)}
+    "top": (int, 0, None), "depth": (int, 0, None), "root": (int, 1, None)}
 
 
 def _mcts(budget: str | None, seed: int) -> Agent:
@@ -460,7 +462,7 @@ def _mcts(budget: str | None, seed: int) -> Agent:
     return MCTSAgent(seed, iterations, seconds, rollout=int(options.get("rollout", 1)),
                      guide=options.get("guide", 0.0), explore=options.get("explore", _EXPLORE),
                      top=int(options.get("top", 0)), plan=int(options.get("plan", 0)),
-                     depth=int(options.get("depth", 0)))
+                     depth=int(options.get("depth", 0)), root=int(options.get("root", GREEDY_BUDGET)))
 
 
 register_agent("greedy", _greedy)
