@@ -166,9 +166,10 @@ class MCTSAgent:
     above 0 a node offers only its `top` best moves, tried best first: at the root by the greedy
     agent's own search with `root` positions (so its choice is always a candidate, evaluated
     after the rest of its line), below it by the heuristic right after the move. `depth` above 0
-    bounds the tree's depth. A move that wins at once (nothing hidden) is played without searching. The
-    budget is `iterations`, or `seconds` of thinking when given; the move played is the most
-    visited one.
+    bounds the tree's depth; `depth=1` with `top` compares the candidates on shared deals
+    instead of growing a tree (`_compare`), `iterations` then counting rollouts. A move that
+    wins at once (nothing hidden) is played without searching. The budget is `iterations`, or
+    `seconds` of thinking when given; the move played is the most visited one.
     """
 
     name = "mcts"
@@ -203,10 +204,12 @@ class MCTSAgent:
                 return decisive
         root = _Node(None)
         self._lines = {}
+        deadline = None if self.seconds is None else time.monotonic() + self.seconds
         if self.top:
             root.ranks = self._root_ranks(_searchable(game, player, self._rng), player)
+            if self.depth == 1:
+                return self._compare(game, player, root.ranks, deadline)
         self._margins = _Scale()
-        deadline = None if self.seconds is None else time.monotonic() + self.seconds
         done = 0
         while (done < self.iterations) if deadline is None else (done == 0 or time.monotonic() < deadline):
             world = game.determinize(player, self._rng) if hidden else game.clone()
@@ -215,6 +218,36 @@ class MCTSAgent:
         visits = {label: child.visits for label, child in root.children.items()}
         best = max(visits.get(m.label, -1) for m in moves)
         return self._rng.choice([i for i, m in enumerate(moves) if visits.get(m.label, -1) == best])
+
+    def _compare(self, game: Game, player: int, ranks: dict[str, int], deadline: float | None) -> int:
+        """The candidate whose rollouts end best for `player` on average, all played on the same deals.
+
+        Each round deals one determinization and one seed for the rollouts' choices, and plays
+        every candidate from it (common random numbers), so that what the candidates do not
+        change, such as another player's luck, cancels out. Ties go to the better ranked.
+        """
+        moves = [m.label for m in game.legal_moves()]
+        candidates = sorted(ranks, key=ranks.__getitem__)
+        totals = dict.fromkeys(candidates, 0.0)
+        rounds = 0
+        hidden = hidden_information(game)
+        while (rounds * len(candidates) < self.iterations) if deadline is None else (
+                rounds == 0 or time.monotonic() < deadline):
+            deal = game.determinize(player, self._rng) if hidden else game.clone()
+            seed = self._rng.random()
+            for label in candidates:
+                world = deal.clone()
+                offered = [m.label for m in world.legal_moves()]
+                if label not in offered:  # not on this deal: it cannot be relied on
+                    totals[label] -= _DECIDED
+                    continue
+                world.apply_action(offered.index(label))
+                _follow(world, self._lines[label], player)
+                self._roll_out(world, random.Random(seed))  # noqa: S311 - common random numbers, not a secret
+                totals[label] += advantage(world, player)
+            rounds += 1
+        best = max(candidates, key=lambda label: (totals[label], -ranks[label]))
+        return moves.index(best)
 
     def _root_ranks(self, world: Game, player: int) -> dict[str, int]:
         """The `top` best first moves by the greedy agent's search of the rest of the turn; keeps their lines."""
@@ -287,28 +320,28 @@ class MCTSAgent:
             if n.player is not None:
                 n.total += reward[n.player]
 
-    def _roll_out(self, world: Game) -> None:
+    def _roll_out(self, world: Game, rng: random.Random | None = None) -> None:
         """Plays on until `rollout` more turns have begun (or, in a game without turns, as many decisions)."""
-        rng = self._rng
+        rng = rng or self._rng
         stop = world.turn_count + self.rollout
         for _ in range(self.rollout * _DECISIONS_PER_TURN):
             if world.is_over or world.turn_count >= stop:
                 return
             n = len(world.legal_actions())
             if n > 1 and self.plan:
-                self._play_turn(world)
+                self._play_turn(world, rng)
             elif n > 1 and self.guide > 0 and rng.random() < self.guide:
                 world.apply_action(_best_action(world, rng))
             else:
                 world.apply_action(rng.randrange(n))
 
-    def _play_turn(self, world: Game) -> None:
+    def _play_turn(self, world: Game, rng: random.Random) -> None:
         """Plays the mover's best line to the end of their turn, as the greedy agent with `plan` positions would."""
         mover = world.to_move
         assert mover is not None  # noqa: S101 - only asked while the game goes on
-        _, line = turn_search(world, mover, self.plan, self._rng)
+        _, line = turn_search(world, mover, self.plan, rng)
         if not line:  # no budget to look ahead: one best decision
-            world.apply_action(_best_action(world, self._rng))
+            world.apply_action(_best_action(world, rng))
         for action in line:
             # The line was found on copies; a draw that came out otherwise here ends it early.
             if world.is_over or world.to_move != mover or action >= len(world.legal_actions()):
