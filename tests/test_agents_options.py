@@ -39,12 +39,13 @@ def test_spec_options_set_the_search(spec: str, expected: dict[str, object]) -> 
 
 @pytest.mark.parametrize(("spec", "message"), [
     ("mcts:200:width=3", r"bad option 'width=3' in 'mcts:200:width=3': give key=value with a key among "
-                         r"explore, guide, plan, rollout, top, depth, root"),
+                         r"explore, guide, plan, rollout, top, depth, root, follow"),
     ("mcts:200:top", "bad option 'top'"),
     ("mcts:200:guide=2", r"bad value '2' for guide in 'mcts:200:guide=2': guide takes a number from 0 to 1"),
     ("mcts:200:rollout=1.5", "rollout takes a whole number at least 0"),
     ("mcts:200:top=-1", "top takes a whole number at least 0"),
     ("mcts:200:root=0", "root takes a whole number at least 1"),
+    ("mcts:200:follow=2", "follow takes a whole number from 0 to 1"),
     ("mcts:200:explore=nan", "bad value 'nan' for explore"),
     ("mcts:fast:top=2", "bad budget in 'mcts:fast'"),
     ("mcts:top=2:100", "bad option '100'"),
@@ -141,3 +142,28 @@ def test_depth_one_keeps_the_tree_to_the_root_moves(mandala: boardkit.Ruleset) -
     assert shallow.children  # type: ignore[attr-defined]
     assert all(not child.children for child in shallow.children.values())  # type: ignore[attr-defined]
     assert any(child.children for child in deep.children.values())  # type: ignore[attr-defined]
+
+
+def test_compare_mode_is_seeded_and_follow_keeps_the_chosen_line(mandala: boardkit.Ruleset) -> None:
+    """With top and depth=1 the candidates are compared on shared deals; follow=1 then plays the rest of the turn."""
+    game = mandala.new_game(players=2, seed=26)
+    spec = "mcts:4:top=2:depth=1:guide=1:rollout=2:follow=1"
+    agent, twin = make_agent(spec, 3), make_agent(spec, 3)
+    assert isinstance(agent, MCTSAgent)
+    followed = 0
+    for _ in range(40):
+        if game.is_over:
+            break
+        choice = agent.act(game)
+        assert choice == twin.act(game)
+        rest = agent._plan[2] if agent._plan is not None else []  # noqa: SLF001 - the kept line
+        game.apply_action(choice)
+        if rest and game.to_move is not None and rest[0] in [m.label for m in game.legal_moves()]:
+            agent._compare = twin._compare = None  # type: ignore[assignment,method-assign]  # noqa: SLF001
+            labels = [m.label for m in game.legal_moves()]
+            assert labels[agent.act(game)] == rest[0]  # no search: _compare is gone
+            assert twin.act(game) == labels.index(rest[0])
+            followed += 1
+            del agent._compare, twin._compare  # noqa: SLF001
+            game.apply_action(labels.index(rest[0]))
+    assert followed > 0

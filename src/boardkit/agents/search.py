@@ -77,12 +77,10 @@ class GreedyAgent:
         player = game.to_move
         if n == 1 or player is None:
             return 0
-        plan = self._plan
-        if plan is not None and plan[0] is game and plan[1] == len(game.history) and plan[2]:
-            labels = [m.label for m in game.legal_moves()]
-            if plan[2][0] in labels:
-                self._plan = (game, len(game.history) + 1, plan[2][1:])
-                return labels.index(plan[2][0])
+        kept = _next_of(self._plan, game)
+        if kept is not None:
+            self._plan = (game, len(game.history) + 1, kept[1])
+            return kept[0]
         root = _searchable(game, player, self._rng)
         _, line = turn_search(root, player, self.budget, self._rng)
         labels = []
@@ -92,6 +90,15 @@ class GreedyAgent:
             world.apply_action(action)
         self._plan = (game, len(game.history) + 1, labels[1:])
         return line[0]
+
+
+def _next_of(plan: tuple[Game, int, list[str]] | None, game: Game) -> tuple[int, list[str]] | None:
+    """The next action of a kept line and the rest of it, if `game` is where the line left off and offers it."""
+    if plan is not None and plan[0] is game and plan[1] == len(game.history) and plan[2]:
+        labels = [m.label for m in game.legal_moves()]
+        if plan[2][0] in labels:
+            return labels.index(plan[2][0]), plan[2][1:]
+    return None
 
 
 def turn_search(game: Game, player: int, budget: int, rng: random.Random) -> tuple[float, list[int]]:
@@ -167,7 +174,8 @@ class MCTSAgent:
     agent's own search with `root` positions (so its choice is always a candidate, evaluated
     after the rest of its line), below it by the heuristic right after the move. `depth` above 0
     bounds the tree's depth; `depth=1` with `top` compares the candidates on shared deals
-    instead of growing a tree (`_compare`), `iterations` then counting rollouts. A move that
+    instead of growing a tree (`_compare`), `iterations` then counting rollouts, and with
+    `follow=1` the chosen candidate's line is then played to the end of the turn. A move that
     wins at once (nothing hidden) is played without searching. The budget is `iterations`, or
     `seconds` of thinking when given; the move played is the most visited one.
     """
@@ -176,7 +184,7 @@ class MCTSAgent:
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None, *,
                  rollout: int = 1, guide: float = 0.0, explore: float = _EXPLORE, top: int = 0,
-                 plan: int = 0, depth: int = 0, root: int = GREEDY_BUDGET) -> None:
+                 plan: int = 0, depth: int = 0, root: int = GREEDY_BUDGET, follow: int = 0) -> None:
         self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
         self.iterations = iterations
         self.seconds = seconds
@@ -187,6 +195,9 @@ class MCTSAgent:
         self.plan = plan
         self.depth = depth
         self.root = root
+        self.follow = follow
+        # With `follow`: the rest of the line chosen at the start of the turn (as the greedy agent's plan).
+        self._plan: tuple[Game, int, list[str]] | None = None
         self._margins = _Scale()
         # With `top`: the rest of the greedy line (move labels) after each root candidate.
         self._lines: dict[str, list[str]] = {}
@@ -197,6 +208,11 @@ class MCTSAgent:
         player = game.to_move
         if len(moves) == 1 or player is None:
             return 0
+        if self.follow:
+            kept = _next_of(self._plan, game)
+            if kept is not None:
+                self._plan = (game, len(game.history) + 1, kept[1])
+                return kept[0]
         hidden = hidden_information(game)
         if not hidden:
             decisive = _winning_action(game, player)
@@ -247,6 +263,7 @@ class MCTSAgent:
                 totals[label] += advantage(world, player)
             rounds += 1
         best = max(candidates, key=lambda label: (totals[label], -ranks[label]))
+        self._plan = (game, len(game.history) + 1, self._lines[best])
         return moves.index(best)
 
     def _root_ranks(self, world: Game, player: int) -> dict[str, int]:
@@ -464,7 +481,7 @@ def _greedy(budget: str | None, seed: int) -> Agent:
 # MCTS's options in a spec: name, type, least value, greatest value (None: no bound).
 _MCTS_OPTIONS: dict[str, tuple[type[int | float], float, float | None]] = {
     "explore": (float, 0, None), "guide": (float, 0, 1), "plan": (int, 0, None), "rollout": (int, 0, None),
-    "top": (int, 0, None), "depth": (int, 0, None), "root": (int, 1, None)}
+    "top": (int, 0, None), "depth": (int, 0, None), "root": (int, 1, None), "follow": (int, 0, 1)}
 
 
 def _mcts(budget: str | None, seed: int) -> Agent:
@@ -495,7 +512,8 @@ def _mcts(budget: str | None, seed: int) -> Agent:
     return MCTSAgent(seed, iterations, seconds, rollout=int(options.get("rollout", 1)),
                      guide=options.get("guide", 0.0), explore=options.get("explore", _EXPLORE),
                      top=int(options.get("top", 0)), plan=int(options.get("plan", 0)),
-                     depth=int(options.get("depth", 0)), root=int(options.get("root", GREEDY_BUDGET)))
+                     depth=int(options.get("depth", 0)), root=int(options.get("root", GREEDY_BUDGET)),
+                     follow=int(options.get("follow", 0)))
 
 
 register_agent("greedy", _greedy)
