@@ -129,7 +129,7 @@ def test_depth_one_keeps_the_tree_to_the_root_moves(mandala: boardkit.Ruleset) -
     game = _mid_game(mandala, 25, 3)
     roots: list[object] = []
     for depth in (1, 0):
-        agent = MCTSAgent(seed=0, iterations=30, top=2, depth=depth, guide=1.0, rollout=2)
+        agent = MCTSAgent(seed=0, iterations=30, depth=depth, guide=1.0, rollout=2)
         iterate = agent._iterate  # noqa: SLF001 - the tree's shape is what the option bounds
 
         def spy(root: object, world: boardkit.Game, start: list[float], iterate: object = iterate) -> None:
