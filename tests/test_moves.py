@@ -173,7 +173,7 @@ def test_the_game_keeps_its_own_copy_of_the_position() -> None:
                                                ("examples/go_fish.bk", 3)])
 def test_the_look_ahead_shortcut_offers_what_full_trials_offer(name: str, players: int,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """`Interpreter._quick` settles trials without running them; it must never change a result."""
+    """The look-ahead's shortcut settles trials without running them; it must never change a result."""
     from boardkit.runtime.interpreter import Interpreter
 
     rules = boardkit.load_ruleset(name)
@@ -184,7 +184,7 @@ def test_the_look_ahead_shortcut_offers_what_full_trials_offer(name: str, player
             break
         quick = [m.label for m in game.legal_moves()]
         with monkeypatch.context() as m:
-            m.setattr(Interpreter, "_quick", lambda *_a, **_k: None)
+            m.setattr(Interpreter, "shortcuts", False)
             assert [mv.label for mv in game.clone().legal_moves()] == quick  # a clone lists afresh
         game.play(rng.choice(quick))
 
@@ -259,7 +259,7 @@ def test_the_shortcut_agrees_with_trials_on_awkward_rules(case: str, monkeypatch
     body, procs, expected = SHORTCUT_CASES[case]
     rules = boardkit.parse_ruleset(SHORTCUT_GAME.replace("BODY", body).replace("PROCS", procs), filename="s.bk")
     assert [m.label for m in rules.new_game(players=2, seed=1).legal_moves()] == expected
-    monkeypatch.setattr(Interpreter, "_quick", lambda *_a, **_k: None)
+    monkeypatch.setattr(Interpreter, "shortcuts", False)
     assert [m.label for m in rules.new_game(players=2, seed=1).legal_moves()] == expected
 
 

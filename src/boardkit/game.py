@@ -238,13 +238,11 @@ class Game:
         s, interp = self._s, self._interp
         options = self._legal()
         player = self._decider()
-        if label is None:
-            label = interp.chosen_label(s, options, i)
         made = len(self.history)
         if made % CHECKPOINT_EVERY == 0 and (not self._checkpoints or self._checkpoints[-1][0] != made):
             self._checkpoints.append((made, s.snapshot(compact=True)))
         try:
-            interp.apply(s, options[i], player, label)
+            label = interp.take(s, options, i, player, label)
             interp.run(s)
             if self.check_invariants:
                 self.verify_invariants(made + 1)
