@@ -235,6 +235,12 @@ SHORTCUT_CASES = {
     # A call argument drawn at random: the shortcut must stop at the horizon like a trial.
     "random argument": ("pick(random([1, 2]))", "proc pick(k) {\n  choose b from [1, 2] prompt \"b\"\n  require b == k\n}",
                         ["1", "2"]),
+    # A decision whose procedure then returns into a caller that may still fail: a trial decides.
+    "return into a require": ("pick()\n    require a == 2", "proc pick() {\n  choose b from [1, 2] prompt \"b\"\n}",
+                              ["2"]),
+    # A loop left by `break`, then the procedure returns and nothing below can fail.
+    "break and return": ("act()", "proc act() {\n  loop {\n    choose prompt \"next\" {\n      option done { break }\n"
+                         "      option more { require false }\n    }\n  }\n}", ["1", "2"]),
     # Equal lists of values: one option each, the same with or without the shortcut.
     "unhashable": ("choose b from [[a], [a]] prompt \"b\"\n    require first(b) == 1", "", ["1"]),
 }
