@@ -39,6 +39,8 @@ _PLAIN, _BRANCH, _OPTIONAL = 0, 1, 2
 # Interpreter._chain's codes: a dead end may follow; the turn cannot go on past the procedure
 # (0: that depends on the callers).
 _FAILS, _STOPS = 1, 2
+# Where a frame keeps what `_below_of` found for it: after its name, pc and locals.
+_KEPT = 3
 
 
 class Interpreter:
@@ -263,13 +265,23 @@ class Interpreter:
         return self._below_of(s.frames)
 
     def _below_of(self, frames: list[list[Any]]) -> bool:
+        # The answer holds for the top frame's whole life (the frames below wait at their
+        # calls), so it is kept in the frame, after its name, pc and locals; snapshots and
+        # saves copy those three only.
+        top = frames[-1]
+        if len(top) > _KEPT:
+            kept: bool = top[_KEPT]
+            return kept
         chain = self._chain
+        below = False
         for i in range(len(frames) - 2, -1, -1):
             f = frames[i]
             code: int = chain[f[0]][f[1]]
             if code:
-                return code == _FAILS
-        return False
+                below = code == _FAILS
+                break
+        top.append(below)
+        return below
 
     def _needs_probe(self, s: State, *, below: bool) -> bool:
         top = s.frames[-1]
@@ -282,7 +294,7 @@ class Interpreter:
         The site is looked up once; the frames below stand still while the options are tried.
         """
         frame = s.frames[-1]
-        name, pc, local = frame
+        name, pc, local = frame[0], frame[1], frame[2]
         kind, raw, by, code, quick, var = self._decisions[name][pc]
         try:
             if kind is _PLAIN:
