@@ -202,6 +202,11 @@ class Game:
             shown = _shown(getattr(move, "label", move), 80)
             msg = f"the game is over ({self._s.end_reason}); no move {shown} can be played"
             raise IllegalMove(msg)
+        if isinstance(move, Move) and move.offered_at is not None and move.offered_at is self._point:
+            for i, m in enumerate(self._moves or ()):  # offered here: found by identity, no label compared
+                if m is move:
+                    self._apply(i, move.label)
+                    return
         moves = self.legal_moves()
         if isinstance(move, Move):
             if move.offered_at is not None and move.offered_at is not self._point:

@@ -180,23 +180,19 @@ class Interpreter:
             return [*site[0](s, local), SKIP], []
         return list(site[0](s, local)), []  # D_* functions give each option once
 
-    def option_label(self, s: State, option: Value) -> str:
-        """How players read one option: a branch's name, a value's label."""
-        _, _, ins, _ = self._site(s)
-        if isinstance(ins, Branch):
-            branch: BranchOption = ins.options[option]
-            return branch.name
-        if option is SKIP:
-            return str(ins.optional)
-        return label_of(option)
-
     def option_labels(self, s: State, options: list[Any]) -> list[str]:
         """Labels of the options, made unique.
 
         A piece whose label another option shares is named with its zone ("red from hand[0]"),
         and any still alike are numbered ("#2").
         """
-        labels = [self.option_label(s, o) for o in options]
+        frame = s.frames[-1]
+        ins = self.procs[frame[0]].code[frame[1]]
+        if isinstance(ins, Branch):
+            labels = [ins.options[o].name for o in options]
+        else:
+            skip = str(ins.optional)
+            labels = [o if o.__class__ is str else skip if o is SKIP else label_of(o) for o in options]
         if len(set(labels)) == len(labels):
             return labels
         text, counts = s.layout.zone_text, collections.Counter(labels)
@@ -256,10 +252,6 @@ class Interpreter:
         frame[1] += 1
         return label
 
-    def needs_probe(self, s: State) -> bool:
-        """Whether a dead end may follow the pending decision within the turn."""
-        return self._needs_probe(s, below=self._below(s))
-
     def _below(self, s: State) -> bool:
         """Whether a dead end may follow, within the turn, where the callers of the top frame resume."""
         return self._below_of(s.frames)
@@ -282,11 +274,6 @@ class Interpreter:
                 break
         top.append(below)
         return below
-
-    def _needs_probe(self, s: State, *, below: bool) -> bool:
-        top = s.frames[-1]
-        code = self._chain[top[0]][top[1]]
-        return code == _FAILS or (code == 0 and below)
 
     def decide(self, s: State) -> tuple[list[Value], int]:
         """The options of the pending decision that can be completed into a legal turn, and the player who owes it.
@@ -439,14 +426,31 @@ class Interpreter:
         """Whether the turn can be completed from here: the look-ahead's step after an option."""
         if self.run(s, probe=True) != DECISION:
             return True
-        plain, fallback = self.raw_options(s)
+        frame = s.frames[-1]
+        kind, raw, by, code, _, _ = self._decisions[frame[0]][frame[1]]
+        local = frame[2]
+        try:
+            if kind is _BRANCH:
+                plain, fallback = raw(s, local)
+            else:
+                plain, fallback = (raw(s, local) if kind is _PLAIN else [*raw(s, local), SKIP]), []
+        except RULE_FAULTS as exc:
+            raise RuleRuntimeError(rule_fault(exc), self.procs[frame[0]].span(frame[1])) from None
         if not plain and not fallback:
             return False
-        if depth >= PROBE_DEPTH or not self.needs_probe(s) or self.chooser(s) != chooser:
+        if depth >= PROBE_DEPTH or code == _STOPS:
+            return True
+        below = self._below_of(s.frames)
+        if code != _FAILS and not below:
+            return True
+        player = local.get("$actor") if by is None else None
+        if player.__class__ is not int or not 0 <= player < s.nplayers:
+            player = self._chooser(s, self.procs[frame[0]], frame[1], by, local)
+        if player != chooser:
             return True
         snap: list[Snapshot] = []
-        return any(self._try(s, snap, o, chooser, depth + 1) for o in plain) or any(
-            self._try(s, snap, o, chooser, depth + 1) for o in fallback)
+        return any(self._try(s, snap, o, chooser, depth + 1, below=below) for o in plain) or any(
+            self._try(s, snap, o, chooser, depth + 1, below=below) for o in fallback)
 
 
 class _NoEvents(list[Event | tuple[Any, ...]]):
