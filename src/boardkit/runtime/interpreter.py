@@ -12,7 +12,7 @@ import collections
 from typing import TYPE_CHECKING, Any
 
 from boardkit.compile.lookahead import PROBE_DEPTH
-from boardkit.compile.module import CALLED, DECISION, OVER, RETURNED, TURN_DONE
+from boardkit.compile.module import CALLED, DECISION, OVER, RESUMED, RETURNED, TURN_DONE
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError, rule_fault
 from boardkit.model.defs import Branch, Choose
 from boardkit.runtime.events import Event
@@ -92,6 +92,10 @@ class Interpreter:
                         raise RuleRuntimeError(msg, self.procs[frames[-2][0]].span(frames[-2][1]))
                     if probe and self._nothing_can_fail(frames):
                         return TURN_DONE  # a trial: the rest of the turn can only succeed
+                    continue
+                if r == RESUMED:  # a trial's call ran and returned within its caller
+                    if self._nothing_can_fail(frames):
+                        return TURN_DONE
                     continue
                 if r == RETURNED:
                     done = frames.pop()
