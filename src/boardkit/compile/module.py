@@ -22,8 +22,10 @@ from boardkit.model import expr as m
 if TYPE_CHECKING:
     from boardkit.source import Span
 
-# What a procedure function returns to the runtime's loop.
-DECISION, CALLED, RETURNED, OVER, TURN_DONE = range(5)
+# What a procedure function returns to the runtime's loop. RESUMED: during a trial, a call ran
+# and returned within the function, which stands at the instruction after it; the loop checks
+# whether the rest of the turn can still fail, as after a return.
+DECISION, CALLED, RETURNED, OVER, TURN_DONE, RESUMED = range(6)
 # What a call of a rule's function costs in the work budget (runtime/work.py): about as much
 # time as walking five items of a list.
 CALL_COST = 5
@@ -299,7 +301,7 @@ def _procedure(w: Writer, proc: d.ProcDef, procs: dict[str, d.ProcDef]) -> None:
         if pc in leaders:
             w.line(f"if pc == {pc}:", 2)
         idx = w.at(ins.span, 3)
-        for text in _instr(w, ins, pc, idx, procs):
+        for text in _instr(w, ins, pc, idx, procs, proc=proc):
             w.line(text, 3)
         if pc + 1 in leaders and not _ends_block(ins):
             w.line(f"pc = {pc + 1}", 3)
@@ -320,7 +322,36 @@ def _goto(target: int, pc: int, idx: int) -> list[str]:
     return [f"pc = {target}", "s.steps -= 1", "if s.steps < 0:", f"    _runaway({idx})", "continue"]
 
 
-def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef]) -> list[str]:  # noqa: C901, PLR0911, PLR0912
+def _runs_on(flags: d.Probe) -> bool:
+    """Whether a trial standing here must run on: a dead end here or ahead, or no return."""
+    return flags.here or flags.fail or not flags.ret
+
+
+def _trial_at_call(callee: d.ProcDef, caller: d.ProcDef, pc: int, idx: int) -> list[str]:
+    """What a trial does at a call, as the runtime's loop would after the call's step.
+
+    The callee runs at once where the rest of the turn may still fail whatever the frames
+    below hold, and the trial ends where it cannot; else the loop, which reads those frames,
+    decides. In play the callee always runs at once, and the block goes on where it returns.
+    """
+    flags = caller.probe[pc]
+    if _runs_on(callee.probe[0]) or flags.fail:
+        return []
+    if not flags.ret:
+        return ["if probe:", "    s.steps -= 1", "    if s.steps < 0:", f"        _runaway({idx})",
+                f"    return {TURN_DONE}"]
+    return ["if probe:", f"    return {CALLED}"]
+
+
+def _trial_after_call(caller: d.ProcDef, pc: int) -> list[str]:
+    """After a call returned within a trial: the loop decides unless the caller must run on."""
+    if pc + 1 < len(caller.probe) and _runs_on(caller.probe[pc + 1]):
+        return []
+    return ["if probe:", f"    F[1] = {pc + 1}", f"    return {RESUMED}"]
+
+
+def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef], *,  # noqa: C901, PLR0911, PLR0912
+           proc: d.ProcDef) -> list[str]:
     if isinstance(ins, d.Let):
         return [f"L[{ins.name!r}] = _cp({w.ex.gen(ins.value)})"]
     if isinstance(ins, d.SetLocal):
@@ -381,8 +412,18 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
         return [f"F[1] = {pc}",
                 f"if len(s.frames) >= {CALL_DEPTH}:",
                 f"    _too_deep({idx})",
-                f"s.frames.append([{ins.proc!r}, 0, {{{local}'$actor': L.get('$actor')}}])",
-                f"return {CALLED}"]
+                f"_f = [{ins.proc!r}, 0, {{{local}'$actor': L.get('$actor')}}]",
+                "s.frames.append(_f)",
+                *_trial_at_call(procs[ins.proc], proc, pc, idx),
+                "s.steps -= 1",
+                "if s.steps < 0:",
+                f"    _runaway({idx})",
+                f"_r = P_{_pyname(ins.proc)}(s, _f, probe)",
+                f"if _r != {RETURNED}:",
+                "    return _r",
+                "s.frames.pop()",
+                f"pc = {pc + 1}",
+                *_trial_after_call(proc, pc)]
     if isinstance(ins, d.Return):
         return [f"return {RETURNED}"]
     if isinstance(ins, (d.Choose, d.Branch)):

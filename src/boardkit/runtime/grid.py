@@ -350,7 +350,7 @@ def place(s: State, piece: object, slot: int, cells: object) -> None:
     s.check_capacity(slot)
     if s.known and s.layout.zone_defs[slot].visibility == "public":
         s.known = {i: m for i, m in s.known.items() if i != piece.id}
-    s.elog.append(Placed(piece.id, _zone_name(s, src), _zone_name(s, slot), cs, level))
+    s.elog.append((Placed, piece.id, _zone_name(s, src), _zone_name(s, slot), cs, level))  # an event when read
 
 
 def leave(s: State, chosen: list[Piece], dest: int) -> None:
@@ -456,6 +456,15 @@ def _top(s: State, slot: int, c: str) -> Piece | None:
     top: Piece | None = s.boards[slot].tops.get(c, _OFF)
     if top is _OFF:
         raise ValueError(_off_grid(s, slot, c))
+    return top
+
+
+def top_at(s: State, slot: int, x: object, y: object) -> Piece | None:
+    """`top(zone, cell(x, y))` in one step: the commonest question a grid game asks."""
+    name = _NAMES.get((x, y)) if x.__class__ is int and y.__class__ is int else None
+    top: Piece | None = s.boards[slot].tops.get(name if name is not None else cell(x, y), _OFF)  # type: ignore[arg-type]
+    if top is _OFF:
+        raise ValueError(_off_grid(s, slot, cell(x, y)))  # type: ignore[arg-type]
     return top
 
 
