@@ -8,10 +8,9 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, cast
 
-from lark import Token, Transformer
-
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.lang import ast
+from boardkit.lang.tokens import Token, is_token
 from boardkit.source import Span
 
 if TYPE_CHECKING:
@@ -29,8 +28,9 @@ def _tok_ends(tok: Token) -> tuple[tuple[int, int], tuple[int, int]]:
 
 def _start(x: object) -> tuple[int, int] | None:
     """Where a child of a rule starts: a token, an AST node, or the first of a sequence of them that has a place."""
-    if isinstance(x, Token):
-        return x.line or 1, x.column or 1
+    if is_token(x):
+        tok = cast("Token", x)
+        return tok.line or 1, tok.column or 1
     span: Span | None = getattr(x, "span", None)
     if span is not None:
         return span.line, span.column
@@ -44,8 +44,8 @@ def _start(x: object) -> tuple[int, int] | None:
 
 def _end(x: object) -> tuple[int, int] | None:
     """Where a child of a rule ends: a token, an AST node, or the last of a sequence of them that has a place."""
-    if isinstance(x, Token):
-        return _tok_ends(x)[1]
+    if is_token(x):
+        return _tok_ends(cast("Token", x))[1]
     span: Span | None = getattr(x, "span", None)
     if span is not None:
         return span.end_line or span.line, span.end_column or span.column
@@ -135,8 +135,8 @@ class _Chain:
 MAX_DIGITS = 18
 
 
-class Builder(Transformer[Token, ast.RuleFile]):
-    """Builds AST nodes as the parser reduces rules (lark's inline transformer: no parse tree is kept).
+class Builder:
+    """Builds AST nodes as the parser reduces rules: no parse tree is kept.
 
     `filename` is set before each parse, for the spans. Each method is named after the grammar
     rule (or alias) it builds.
@@ -455,7 +455,7 @@ class Builder(Transformer[Token, ast.RuleFile]):
         i = 0
         while True:
             count = 0
-            while isinstance(c[i], Token):
+            while is_token(c[i]):
                 count += 1
                 i += 1
             chain.operands.append(c[i])
@@ -477,7 +477,7 @@ class Builder(Transformer[Token, ast.RuleFile]):
         i = 0
         while True:
             negs = 0
-            while isinstance(c[i], Token):
+            while is_token(c[i]):
                 negs += 1
                 i += 1
             node = c[i]
