@@ -29,8 +29,7 @@ def _tok_ends(tok: Token) -> tuple[tuple[int, int], tuple[int, int]]:
 def _start(x: object) -> tuple[int, int] | None:
     """Where a child of a rule starts: a token, an AST node, or the first of a sequence of them that has a place."""
     if is_token(x):
-        tok = cast("Token", x)
-        return tok.line or 1, tok.column or 1
+        return x.line or 1, x.column or 1
     span: Span | None = getattr(x, "span", None)
     if span is not None:
         return span.line, span.column
@@ -45,7 +44,7 @@ def _start(x: object) -> tuple[int, int] | None:
 def _end(x: object) -> tuple[int, int] | None:
     """Where a child of a rule ends: a token, an AST node, or the last of a sequence of them that has a place."""
     if is_token(x):
-        return _tok_ends(cast("Token", x))[1]
+        return _tok_ends(x)[1]
     span: Span | None = getattr(x, "span", None)
     if span is not None:
         return span.end_line or span.line, span.end_column or span.column

@@ -149,7 +149,7 @@ class _Parser:
             if match is None:
                 kind, value = "$END", ""
             else:
-                kind, value = cast("str", match.lastgroup), match.group()
+                kind, value = match.lastgroup or "_x", match.group()
                 if kind in ignore:
                     if "\n" in value:
                         line += value.count("\n")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 
 class Token(str):
     """A token's text, and where it lies: the fields of lark's Token that the builder reads.
@@ -18,6 +20,6 @@ class Token(str):
     end_column: int
 
 
-def is_token(x: object) -> bool:
+def is_token(x: object) -> TypeGuard[Token]:
     """Whether a child of a rule is a token (ours or lark's) rather than a node, a tuple or a plain text."""
     return isinstance(x, str) and type(x) is not str
