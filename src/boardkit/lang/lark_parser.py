@@ -233,7 +233,8 @@ def driver_tables(parser: lark.Lark) -> dict[str, Any]:
     Each rule: the symbol it reduces to, its length, the builder method lark would call (its
     alias or its name), the positions of the children lark keeps, those of them it splices in
     (`_rule`s, whose children take their place), whether a lone child stands for the rule
-    (`?rule`), and whether the rule is one to splice.
+    (`?rule`), whether the rule is one to splice, and whether lark names its method as here. Also
+    the lexer's expression (`lexer_pattern`) and the tokens some rule keeps.
     """
     table = parser.parser.parser.parser.parse_table
     rules: list[Rule] = list(parser.rules)
@@ -253,6 +254,9 @@ def driver_tables(parser: lark.Lark) -> dict[str, Any]:
                        bool(options.expand1 and not rule.alias), rule.origin.name.startswith("_"),
                        options.template_source is None))
     pattern, keywords, punctuation = lexer_pattern(parser.terminals)
+    # Tokens that no rule keeps (most keywords and punctuation) need not be made.
+    kept_tokens = sorted({str(rule.expansion[i].name) for rule, shape in zip(rules, shapes, strict=True)
+                          for i in shape[3] if rule.expansion[i].is_term})
     return {"states": states, "start": table.start_states["start"], "end": table.end_states["start"],
             "rules": shapes, "pattern": pattern, "keywords": keywords, "punctuation": punctuation,
-            "ignore": sorted(map(str, parser.lexer_conf.ignore))}
+            "ignore": sorted(map(str, parser.lexer_conf.ignore)), "kept_tokens": kept_tokens}

@@ -38,7 +38,7 @@ _BUILDER = Builder()
 _LOCK = threading.Lock()
 
 # The shape of the cached tables; a new number when lark_parser.driver_tables changes what it writes.
-_TABLES_FORMAT = "1"
+_TABLES_FORMAT = "2"
 
 # What a reduction does with the children it pops.
 Reduce = Callable[[list[Any]], Any]
@@ -94,7 +94,7 @@ def _gather(size: int, kept: list[int], spliced: list[int]) -> Callable[[list[An
 def _reducer(builder: Builder, shape: list[Any]) -> Reduce | None:
     """The function a rule reduces with, on the children lark would pass: the builder's method, or a splice.
 
-    None for a `?rule` of one symbol: its value stays as it is.
+    None for a `?rule` (or an alternative of one) of one symbol: its value stays as it is.
     """
     _origin, size, callback, kept, spliced, expand1, splice, plain = shape
     method = getattr(builder, callback, None)
@@ -105,7 +105,7 @@ def _reducer(builder: Builder, shape: list[Any]) -> Reduce | None:
         if spliced:  # a list of spliced children already
             return gather
         return _Spliced if gather is None else lambda children: _Spliced(gather(children))
-    if method is None and not spliced and len(kept) == 1:  # a `?rule` of one child: lark passes it on
+    if expand1 and not spliced and len(kept) == 1:  # a `?rule` of one child: lark passes it on
         (k,) = kept
         return None if size == 1 else lambda children: children[k]
     build = _lone if method is None else _expand(method) if expand1 else method
@@ -132,6 +132,7 @@ class _Parser:
         self.keywords: dict[str, str] = tables["keywords"]
         self.punctuation: dict[str, str] = tables["punctuation"]
         self.ignore = frozenset(tables["ignore"])
+        self.kept_tokens = frozenset(tables["kept_tokens"])
         terminals = [*self.keywords.values(), *self.punctuation.values(), *self.pattern.groupindex]
         if any(hasattr(builder, t) for t in terminals):
             raise _Unsupported  # lark would call the builder on such tokens
@@ -142,7 +143,7 @@ class _Parser:
         One loop, without a call per token or per reduction but the builder's: most of a parse.
         """
         states, rules, ignore = self.states, self.rules, self.ignore
-        keywords, punctuation, end = self.keywords, self.punctuation, self.end
+        keywords, punctuation, end, kept_tokens = self.keywords, self.punctuation, self.end, self.kept_tokens
         values: list[Any] = []
         stack, line, line_start = [self.start], 1, 0
         for match in itertools.chain(self.pattern.finditer(text), [None]):
@@ -180,12 +181,15 @@ class _Parser:
                 action = states[state].get(kind)
             if action is None or match is None:
                 raise _Unsure
-            token = Token(value)
-            token.line = token.end_line = line
-            token.column = column = match.start() - line_start + 1
-            token.end_column = column + len(value)
             stack.append(action)
-            values.append(token)
+            if kind in kept_tokens:
+                token = Token(value)
+                token.line = token.end_line = line
+                token.column = column = match.start() - line_start + 1
+                token.end_column = column + len(value)
+                values.append(token)
+            else:  # dropped by every rule that takes it
+                values.append(None)
         raise _Unsure  # not reached: the end of the text is reduced or is unexpected
 
 
