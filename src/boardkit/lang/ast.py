@@ -586,14 +586,17 @@ def too_deep(root: Node, limit: int) -> Node | None:
     Iterative, so that a pathological file cannot exhaust the stack before it is reported.
     """
     stack: list[tuple[object, int]] = [(root, 0)]
+    known = _CHILD_FIELDS
     while stack:
         node, depth = stack.pop()
         if isinstance(node, tuple):
-            stack.extend((x, depth) for x in node)
+            stack += [(x, depth) for x in node]
             continue
-        names = _child_fields(type(node))
+        cls = type(node)
+        names = known[cls] if cls in known else _child_fields(cls)
         if names is not None:
             if depth > limit and isinstance(node, Node):
                 return node
-            stack.extend((getattr(node, name), depth + 1) for name in names)
+            depth += 1
+            stack += [(getattr(node, name), depth) for name in names]
     return None

@@ -28,31 +28,33 @@ def _tok_ends(tok: Token) -> tuple[tuple[int, int], tuple[int, int]]:
 
 def _start(x: object) -> tuple[int, int] | None:
     """Where a child of a rule starts: a token, an AST node, or the first of a sequence of them that has a place."""
-    if is_token(x):
-        return x.line or 1, x.column or 1
-    span: Span | None = getattr(x, "span", None)
-    if span is not None:
-        return span.line, span.column
     if isinstance(x, (tuple, list)):
         for item in x:
             start = _start(item)
             if start is not None:
                 return start
+        return None
+    span: Span | None = getattr(x, "span", None)
+    if span is not None:
+        return span.line, span.column
+    if is_token(x):
+        return x.line or 1, x.column or 1
     return None
 
 
 def _end(x: object) -> tuple[int, int] | None:
     """Where a child of a rule ends: a token, an AST node, or the last of a sequence of them that has a place."""
-    if is_token(x):
-        return _tok_ends(x)[1]
-    span: Span | None = getattr(x, "span", None)
-    if span is not None:
-        return span.end_line or span.line, span.end_column or span.column
     if isinstance(x, (tuple, list)):
         for item in reversed(x):
             end = _end(item)
             if end is not None:
                 return end
+        return None
+    span: Span | None = getattr(x, "span", None)
+    if span is not None:
+        return span.end_line or span.line, span.end_column or span.column
+    if is_token(x):
+        return _tok_ends(x)[1]
     return None
 
 
@@ -61,7 +63,7 @@ def _span(filename: str, children: object) -> Span:
     start = _start(children)
     if start is None:
         return Span(filename, 1, 1)
-    end = cast("tuple[int, int]", _end(children))
+    end = _end(children) or start  # a child with a start has an end
     return Span(filename, start[0], start[1], end[0], end[1])
 
 
