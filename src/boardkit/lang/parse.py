@@ -69,14 +69,13 @@ def _gather(size: int, kept: list[int], spliced: list[int]) -> Callable[[list[An
     A list of spliced children that comes first is extended in place, as lark does: a `_rule`
     that repeats (`item*`) grows one list.
     """
-    if spliced and len(kept) == 2 and spliced == kept[:1]:  # `_rule: _rule x`, how lark writes a repetition
-        first, then = kept
-
-        def grow(children: list[Any]) -> list[Any]:
-            out: list[Any] = children[first]
-            out.append(children[then])
-            return out
-        return grow
+    match kept:
+        case [first, then] if spliced == [first]:  # `_rule: _rule x`, how lark writes a repetition
+            def grow(children: list[Any]) -> list[Any]:
+                out: list[Any] = children[first]
+                out.append(children[then])
+                return out
+            return grow
     if spliced:
         marks = [(i, i in spliced) for i in kept]
 
