@@ -173,7 +173,7 @@ def test_the_game_keeps_its_own_copy_of_the_position() -> None:
                                                ("examples/go_fish.bk", 3)])
 def test_the_look_ahead_shortcut_offers_what_full_trials_offer(name: str, players: int,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """`Interpreter._quick` settles trials without running them; it must never change a result."""
+    """The look-ahead's shortcut settles trials without running them; it must never change a result."""
     from boardkit.runtime.interpreter import Interpreter
 
     rules = boardkit.load_ruleset(name)
@@ -184,7 +184,7 @@ def test_the_look_ahead_shortcut_offers_what_full_trials_offer(name: str, player
             break
         quick = [m.label for m in game.legal_moves()]
         with monkeypatch.context() as m:
-            m.setattr(Interpreter, "_quick", lambda *_a, **_k: None)
+            m.setattr(Interpreter, "shortcuts", False)
             assert [mv.label for mv in game.clone().legal_moves()] == quick  # a clone lists afresh
         game.play(rng.choice(quick))
 
@@ -235,6 +235,12 @@ SHORTCUT_CASES = {
     # A call argument drawn at random: the shortcut must stop at the horizon like a trial.
     "random argument": ("pick(random([1, 2]))", "proc pick(k) {\n  choose b from [1, 2] prompt \"b\"\n  require b == k\n}",
                         ["1", "2"]),
+    # A decision whose procedure then returns into a caller that may still fail: a trial decides.
+    "return into a require": ("pick()\n    require a == 2", "proc pick() {\n  choose b from [1, 2] prompt \"b\"\n}",
+                              ["2"]),
+    # A loop left by `break`, then the procedure returns and nothing below can fail.
+    "break and return": ("act()", "proc act() {\n  loop {\n    choose prompt \"next\" {\n      option done { break }\n"
+                         "      option more { require false }\n    }\n  }\n}", ["1", "2"]),
     # Equal lists of values: one option each, the same with or without the shortcut.
     "unhashable": ("choose b from [[a], [a]] prompt \"b\"\n    require first(b) == 1", "", ["1"]),
 }
@@ -259,7 +265,7 @@ def test_the_shortcut_agrees_with_trials_on_awkward_rules(case: str, monkeypatch
     body, procs, expected = SHORTCUT_CASES[case]
     rules = boardkit.parse_ruleset(SHORTCUT_GAME.replace("BODY", body).replace("PROCS", procs), filename="s.bk")
     assert [m.label for m in rules.new_game(players=2, seed=1).legal_moves()] == expected
-    monkeypatch.setattr(Interpreter, "_quick", lambda *_a, **_k: None)
+    monkeypatch.setattr(Interpreter, "shortcuts", False)
     assert [m.label for m in rules.new_game(players=2, seed=1).legal_moves()] == expected
 
 

@@ -202,6 +202,11 @@ class Game:
             shown = _shown(getattr(move, "label", move), 80)
             msg = f"the game is over ({self._s.end_reason}); no move {shown} can be played"
             raise IllegalMove(msg)
+        if isinstance(move, Move) and move.offered_at is not None and move.offered_at is self._point:
+            for i, m in enumerate(self._moves or ()):  # offered here: found by identity, no label compared
+                if m is move:
+                    self._apply(i, move.label)
+                    return
         moves = self.legal_moves()
         if isinstance(move, Move):
             if move.offered_at is not None and move.offered_at is not self._point:
@@ -238,13 +243,11 @@ class Game:
         s, interp = self._s, self._interp
         options = self._legal()
         player = self._decider()
-        if label is None:
-            label = interp.chosen_label(s, options, i)
         made = len(self.history)
         if made % CHECKPOINT_EVERY == 0 and (not self._checkpoints or self._checkpoints[-1][0] != made):
             self._checkpoints.append((made, s.snapshot(compact=True)))
         try:
-            interp.apply(s, options[i], player, label)
+            label = interp.take(s, options, i, player, label)
             interp.run(s)
             if self.check_invariants:
                 self.verify_invariants(made + 1)

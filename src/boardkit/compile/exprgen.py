@@ -173,10 +173,16 @@ class ExprGen:
         if isinstance(node, m.PieceAttr):
             return f"{node.piece.ident}.attrs[{node.name!r}]"
         if isinstance(node, m.BuiltinCall):
+            counted = self._zone_count(node)
+            if counted is not None:
+                return counted
             args = ["s"] if node.needs_state else []
             args += [self.gen(a) for a in node.args]
             return f"_b_{node.name}({', '.join(args)})"
         if isinstance(node, m.GridCall):
+            at = node.args[0] if node.name == "top" and len(node.args) == 1 else None
+            if isinstance(at, m.BuiltinCall) and at.name == "cell" and len(at.args) == 2:  # noqa: PLR2004 - x and y
+                return f"_topxy(s, {self.zone_slot(node.zone)}, {self.gen(at.args[0])}, {self.gen(at.args[1])})"
             args = ["s", self.zone_slot(node.zone), *(self.gen(a) for a in node.args)]
             return f"_b_{node.name}({', '.join(args)})"
         if isinstance(node, m.KeyFunc):
@@ -227,6 +233,20 @@ class ExprGen:
         msg = f"no source for {type(node).__name__}"
         raise TypeError(msg)
 
+
+    def _zone_count(self, node: m.BuiltinCall) -> str | None:
+        """`count(zone where .attr == x)` (or `size`) as a count of the zone's remembered projection."""
+        if node.name not in {"count", "size"} or len(node.args) != 1 or not isinstance(node.args[0], m.Where):
+            return None
+        where = node.args[0]
+        cond = where.cond
+        if not isinstance(where.coll, m.ZoneRef) or not isinstance(cond, m.Binary) or cond.op != "==":
+            return None
+        for attr, value in ((cond.left, cond.right), (cond.right, cond.left)):
+            if (isinstance(attr, m.PieceAttr) and isinstance(attr.piece, m.Bound) and attr.piece.ident == where.it.ident
+                    and not any(isinstance(n, m.Bound) and n.ident == where.it.ident for n in _all_nodes(value))):
+                return f"_zcount(s, {self.zone_slot(where.coll)}, {attr.name!r}, {self.gen(value)})"
+        return None
 
     def _attr(self, node: m.Attr) -> str:
         """A projection: of a zone or a remembered function's result, remembered too."""

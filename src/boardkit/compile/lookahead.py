@@ -70,16 +70,20 @@ class Lookahead:
         return None
 
     def _walk(self, proc: str, pc: int, callers: Chain,
-              body: list[str]) -> tuple[str, int, list[tuple[str, int]], str, d.Choose] | None:
-        """Follows jumps and calls from `pc` of `proc` to a decision the shortcut can settle.
+              body: list[str]) -> tuple[str, int, list[tuple[str, int]], str, d.Choose] | bool | None:
+        """Follows jumps, calls and returns from `pc` of `proc` to where the shortcut can settle the trial.
 
-        Returns its procedure, pc, callers (innermost last), the name of its locals, and the
-        choice itself, with the source that binds the callees' locals added to `body`; None at
-        anything else, or in a loop of jumps (the full trial reports it).
+        Returns the decision it reached (its procedure, pc, callers innermost last, the name
+        of its locals, and the choice itself), with the source that binds the callees' locals
+        added to `body`; True at the end of the turn; False at the return of the procedure
+        the decision stands in (the frames below then tell); None at anything else, or in a
+        loop of jumps (the full trial reports it).
         """
         ex = self.w.ex
         cur, at, chain = proc, pc, list(callers)
         local = "L"
+        # The locals of the calls followed here; callers given in `callers` have none at hand.
+        names, base = ["L"], len(chain)
         for _ in range(_MAX_JUMPS):
             ins = self.procs[cur].code[at]
             if isinstance(ins, d.Jump):
@@ -94,8 +98,19 @@ class Lookahead:
                 body.append("    return None")
                 body.append(f"{nxt} = {{{args}'$actor': {local}.get('$actor')}}")
                 chain.append((cur, at))
+                names.append(nxt)
                 local, cur, at = nxt, ins.proc, 0
                 continue
+            if isinstance(ins, d.Return):
+                if len(chain) == base:
+                    return False if not chain else None
+                names.pop()
+                local = names[-1]
+                cur, at = chain.pop()
+                at += 1
+                continue
+            if isinstance(ins, d.TurnEnd):
+                return True
             if isinstance(ins, d.Choose) and ins.by is None and ins.optional is None:
                 return cur, at, chain, local, ins
             return None
@@ -112,6 +127,16 @@ class Lookahead:
         found = self._walk(proc, pc, callers, body)
         if found is None:
             w.line("return None", 1)
+            return
+        if found is True or found is False:
+            # The turn ends; or the procedure the decision stands in returns, and the frames
+            # below tell.
+            body.append("return True" if found else "return True if not below else None")
+            w.line("try:", 1)
+            for line in body:
+                w.line(line, 2)
+            w.line("except _QUICK_FAULTS:", 1)
+            w.line("return None", 2)
             return
         cur, at, chain, local, ins = found
         body.append(f"_vals = D_{cur.replace('$', '_')}_{at}(s, {local})")

@@ -378,11 +378,24 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
     if isinstance(ins, d.CallProc):
         params = procs[ins.proc].params
         local = "".join(f"{p!r}: _cp({w.ex.gen(a)}), " for p, a in zip(params, ins.args, strict=True))
+        # In play the callee runs at once, and this block goes on where it returns; a trial
+        # hands the call to the runtime's loop, which checks after each step whether the rest
+        # of the turn can still fail.
         return [f"F[1] = {pc}",
                 f"if len(s.frames) >= {CALL_DEPTH}:",
                 f"    _too_deep({idx})",
-                f"s.frames.append([{ins.proc!r}, 0, {{{local}'$actor': L.get('$actor')}}])",
-                f"return {CALLED}"]
+                f"_f = [{ins.proc!r}, 0, {{{local}'$actor': L.get('$actor')}}]",
+                "s.frames.append(_f)",
+                "if probe:",
+                f"    return {CALLED}",
+                "s.steps -= 1",
+                "if s.steps < 0:",
+                f"    _runaway({idx})",
+                f"_r = P_{_pyname(ins.proc)}(s, _f, False)",
+                f"if _r != {RETURNED}:",
+                "    return _r",
+                "s.frames.pop()",
+                f"pc = {pc + 1}"]
     if isinstance(ins, d.Return):
         return [f"return {RETURNED}"]
     if isinstance(ins, (d.Choose, d.Branch)):

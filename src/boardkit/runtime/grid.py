@@ -459,6 +459,15 @@ def _top(s: State, slot: int, c: str) -> Piece | None:
     return top
 
 
+def top_at(s: State, slot: int, x: object, y: object) -> Piece | None:
+    """`top(zone, cell(x, y))` in one step: the commonest question a grid game asks."""
+    name = _NAMES.get((x, y)) if x.__class__ is int and y.__class__ is int else None
+    top: Piece | None = s.boards[slot].tops.get(name if name is not None else cell(x, y), _OFF)  # type: ignore[arg-type]
+    if top is _OFF:
+        raise ValueError(_off_grid(s, slot, cell(x, y)))  # type: ignore[arg-type]
+    return top
+
+
 def _level(s: State, slot: int, x: Piece | str) -> int | None:
     board = s.boards[slot]
     if isinstance(x, str):

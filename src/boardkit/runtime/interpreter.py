@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from boardkit.compile.lookahead import PROBE_DEPTH
 from boardkit.compile.module import CALLED, DECISION, OVER, RETURNED, TURN_DONE
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError, rule_fault
-from boardkit.model.defs import Branch
+from boardkit.model.defs import Branch, Choose
 from boardkit.runtime.events import Event
 from boardkit.runtime.options import SKIP
 from boardkit.runtime.pieces import Piece, label_of
@@ -24,6 +24,7 @@ from boardkit.runtime.work import WORK_LIMIT
 if TYPE_CHECKING:
 
     from boardkit.model.defs import BranchOption, Decision
+    from boardkit.runtime.program import QuickFn
     from boardkit.runtime.state import Snapshot, State
     from boardkit.runtime.work import Value
     from boardkit.source import Span
@@ -31,13 +32,22 @@ if TYPE_CHECKING:
 __all__ = ["DECISION", "OVER", "TURN_DONE", "Interpreter"]
 
 TRIAL_LIMIT = 200_000
+# What decide() needs of a site: kind, its options' function, its player's (or None), its
+# _chain code, the look-ahead's shortcut (None, one, or one per branch option), the variable set.
+_Site = tuple[int, Any, Any, int, Any, "str | None"]
+_PLAIN, _BRANCH, _OPTIONAL = 0, 1, 2
 # Interpreter._chain's codes: a dead end may follow; the turn cannot go on past the procedure
 # (0: that depends on the callers).
 _FAILS, _STOPS = 1, 2
+# Where a frame keeps what `_below_of` found for it: after its name, pc and locals.
+_KEPT = 3
 
 
 class Interpreter:
     """Runs the procedures of one program; holds no state of its own."""
+
+    #: Whether trials may be settled by the look-ahead's shortcut (tests compare it with full trials).
+    shortcuts = True
 
     def __init__(self, program: Program) -> None:
         self.program = program
@@ -49,6 +59,20 @@ class Interpreter:
         self._chain: dict[str, list[int]] = {name: [_FAILS if f.fail else 0 if f.ret else _STOPS for f in p.probe]
                                              for name, p in program.procs.items()}
         self._runs_on = {name: [f.here or f.fail or not f.ret for f in p.probe] for name, p in program.procs.items()}
+        # Each decision site's facts as decide() reads them, looked up once per decision.
+        self._decisions: dict[str, dict[int, _Site]] = {
+            name: {pc: self._site_facts(name, pc) for pc in p.sites if isinstance(p.code[pc], (Branch, Choose))}
+            for name, p in program.procs.items()}
+
+    def _site_facts(self, name: str, pc: int) -> _Site:
+        proc = self.procs[name]
+        ins, site = proc.code[pc], proc.sites[pc]
+        if isinstance(ins, Branch):
+            kind, var = _BRANCH, None
+        else:
+            assert isinstance(ins, Choose)  # noqa: S101 - _decisions lists decisions only
+            kind, var = (_PLAIN if ins.optional is None else _OPTIONAL), ins.var
+        return (kind, site[0], site[1], self._chain[name][pc], self.program.quick.get((name, pc)), var)
 
     def run(self, s: State, *, probe: bool = False) -> int:  # noqa: C901 - one loop dispatches every outcome (hot)
         """Executes until a decision, the end of the game, or (when probing) the end of the turn."""
@@ -156,41 +180,19 @@ class Interpreter:
             return [*site[0](s, local), SKIP], []
         return list(site[0](s, local)), []  # D_* functions give each option once
 
-    def option_label(self, s: State, option: Value) -> str:
-        """How players read one option: a branch's name, a value's label."""
-        _, _, ins, _ = self._site(s)
-        if isinstance(ins, Branch):
-            branch: BranchOption = ins.options[option]
-            return branch.name
-        if option is SKIP:
-            return str(ins.optional)
-        return label_of(option)
-
-    def chosen_label(self, s: State, options: list[Any], i: int) -> str:
-        """The label `option_labels` gives the i-th option.
-
-        The others are not labelled when they cannot share it (numbers alone, texts alone, a
-        branch's names).
-        """
-        option = options[i]
-        kind = option.__class__
-        if kind is int or kind is str:
-            frame = s.frames[-1]
-            ins = self.procs[frame[0]].code[frame[1]]
-            if isinstance(ins, Branch):
-                name: str = ins.options[option].name
-                return name
-            if all(o.__class__ is kind for o in options):
-                return str(option)
-        return self.option_labels(s, options)[i]
-
     def option_labels(self, s: State, options: list[Any]) -> list[str]:
         """Labels of the options, made unique.
 
         A piece whose label another option shares is named with its zone ("red from hand[0]"),
         and any still alike are numbered ("#2").
         """
-        labels = [self.option_label(s, o) for o in options]
+        frame = s.frames[-1]
+        ins = self.procs[frame[0]].code[frame[1]]
+        if isinstance(ins, Branch):
+            labels = [ins.options[o].name for o in options]
+        else:
+            skip = str(ins.optional)
+            labels = [o if o.__class__ is str else skip if o is SKIP else label_of(o) for o in options]
         if len(set(labels)) == len(labels):
             return labels
         text, counts = s.layout.zone_text, collections.Counter(labels)
@@ -223,27 +225,55 @@ class Interpreter:
             frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)
             frame[1] += 1
 
-    def needs_probe(self, s: State) -> bool:
-        """Whether a dead end may follow the pending decision within the turn."""
-        return self._needs_probe(s, below=self._below(s))
+    def take(self, s: State, options: list[Value], i: int, chooser: int, label: str | None) -> str:
+        """Takes the game's i-th option of the pending decision; returns the label it is logged by.
+
+        Without a label, the option's own (`option_labels`), worked out only where options
+        could share it: numbers alone, texts alone and a branch's names cannot.
+        """
+        frame = s.frames[-1]
+        ins = self.procs[frame[0]].code[frame[1]]
+        option = options[i]
+        if ins.__class__ is Branch:
+            branch: BranchOption = ins.options[option]
+            if label is None:
+                label = branch.name
+            s.elog.append((chooser, label, ins.prompt))  # a Chose (State.elog)
+            frame[1] = branch.target
+            return label
+        if label is None:
+            kind = option.__class__
+            if (kind is int or kind is str) and all(o.__class__ is kind for o in options):
+                label = str(option)
+            else:
+                label = self.option_labels(s, options)[i]
+        s.elog.append((chooser, label, ins.prompt))
+        frame[2][ins.var] = None if option is SKIP else (list(option) if option.__class__ is list else option)
+        frame[1] += 1
+        return label
 
     def _below(self, s: State) -> bool:
         """Whether a dead end may follow, within the turn, where the callers of the top frame resume."""
         return self._below_of(s.frames)
 
     def _below_of(self, frames: list[list[Any]]) -> bool:
+        # The answer holds for the top frame's whole life (the frames below wait at their
+        # calls), so it is kept in the frame, after its name, pc and locals; snapshots and
+        # saves copy those three only.
+        top = frames[-1]
+        if len(top) > _KEPT:
+            kept: bool = top[_KEPT]
+            return kept
         chain = self._chain
+        below = False
         for i in range(len(frames) - 2, -1, -1):
             f = frames[i]
             code: int = chain[f[0]][f[1]]
             if code:
-                return code == _FAILS
-        return False
-
-    def _needs_probe(self, s: State, *, below: bool) -> bool:
-        top = s.frames[-1]
-        code = self._chain[top[0]][top[1]]
-        return code == _FAILS or (code == 0 and below)
+                below = code == _FAILS
+                break
+        top.append(below)
+        return below
 
     def decide(self, s: State) -> tuple[list[Value], int]:
         """The options of the pending decision that can be completed into a legal turn, and the player who owes it.
@@ -251,32 +281,59 @@ class Interpreter:
         The site is looked up once; the frames below stand still while the options are tried.
         """
         frame = s.frames[-1]
-        proc, pc, local = self.procs[frame[0]], frame[1], frame[2]
-        ins, site = proc.code[pc], proc.sites[pc]
+        name, pc, local = frame[0], frame[1], frame[2]
+        kind, raw, by, code, quick, var = self._decisions[name][pc]
         try:
-            plain, fallback = self._raw(s, ins, site, local)
+            if kind is _PLAIN:
+                plain, fallback = list(raw(s, local)), []  # D_* functions give each option once
+            elif kind is _BRANCH:
+                plain, fallback = raw(s, local)  # W_* functions: (plain, otherwise)
+            else:
+                plain, fallback = [*raw(s, local), SKIP], []
         except RULE_FAULTS as exc:
-            raise RuleRuntimeError(rule_fault(exc), proc.span(pc)) from None
-        player = self._chooser(s, proc, pc, site[1], local)
-        code = self._chain[frame[0]][pc]
+            raise RuleRuntimeError(rule_fault(exc), self.procs[name].span(pc)) from None
+        player = local.get("$actor") if by is None else None
+        if player.__class__ is not int or not 0 <= player < s.nplayers:
+            player = self._chooser(s, self.procs[name], pc, by, local)
         if code == _STOPS:  # no dead end ahead, and its procedure does not return: nothing to try
             return plain or fallback, player
-        below = self._below(s)
+        below = self._below_of(s.frames)
         if code == _FAILS or below:
-            return self._tried(s, plain, fallback, player, below=below), player
+            if not self.shortcuts:
+                quick = None
+            return self._tried(s, plain, fallback, player, below=below, quick=quick, var=var), player
         return plain or fallback, player
 
-    def _tried(self, s: State, plain: list[Value], fallback: list[Value], chooser: int, *, below: bool) -> list[Value]:
-        """The options after which the turn can be completed, tried ahead."""
+    def _tried(self, s: State, plain: list[Value], fallback: list[Value], chooser: int, *,
+               below: bool, quick: QuickFn | tuple[QuickFn, ...] | None, var: str | None) -> list[Value]:
+        """The options after which the turn can be completed, tried ahead.
+
+        The look-ahead's shortcut settles what it can; the rest run on a snapshot.
+        """
         s.trials_left = TRIAL_LIMIT
-        s.work = WORK_LIMIT
         # Trials are not part of the game: their events go nowhere.
         events, s.elog = s.elog, _NO_EVENTS
         s.probing = chooser
+        snap: list[Snapshot] = []  # taken only if a trial has to run
         try:
-            snap: list[Snapshot] = []  # taken only if a trial has to run
-            legal = [o for o in plain if self._try(s, snap, o, chooser, 0, below=below)]
-            return legal or [o for o in fallback if self._try(s, snap, o, chooser, 0, below=below)]
+            for options in (plain, fallback):
+                legal = []
+                for o in options:
+                    s.work = WORK_LIMIT  # each continuation may do a run's work; the trial count bounds them
+                    local = s.frames[-1][2]  # a full trial's restore puts new frames in place
+                    if quick is None:
+                        found = None
+                    elif var is None:
+                        found = quick[o](s, local, 0, below)  # type: ignore[index]
+                    else:
+                        found = quick(s, {**local, var: None if o is SKIP else o}, 0, below)  # type: ignore[operator]
+                    if found is None:
+                        found = self._full(s, snap, o, chooser, 0)
+                    if found:
+                        legal.append(o)
+                if legal:
+                    return legal
+            return []
         finally:
             s.elog = events
             s.probing = None
@@ -322,14 +379,18 @@ class Interpreter:
         Leaves `s` as it was (`snap` holds a snapshot of it once one is needed). `below`: what
         `_below` says of `s`, when the caller knows it.
         """
-        s.trials_left -= 1
-        if s.trials_left < 0:
-            msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
-            raise RuleRuntimeError(msg, self.span(s))
         s.work = WORK_LIMIT  # each continuation may do a run's work; the trial count bounds them
         quick = self._quick(s, option, depth, below=below)
         if quick is not None:
             return quick
+        return self._full(s, snap, option, chooser, depth)
+
+    def _full(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int) -> bool:
+        """A trial run: `option` taken on the state, then the turn played on as far as it must be."""
+        s.trials_left -= 1
+        if s.trials_left < 0:
+            msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
+            raise RuleRuntimeError(msg, self.span(s))
         if not snap:
             snap.append(s.snapshot())
         try:
@@ -348,6 +409,8 @@ class Interpreter:
         It can when the option leads, through jumps and calls only, to decisions of the same
         player (compile/lookahead.py).
         """
+        if not self.shortcuts:
+            return None
         top = s.frames[-1]
         quick = self.program.quick.get((top[0], top[1]))
         if quick is None:
@@ -363,14 +426,31 @@ class Interpreter:
         """Whether the turn can be completed from here: the look-ahead's step after an option."""
         if self.run(s, probe=True) != DECISION:
             return True
-        plain, fallback = self.raw_options(s)
+        frame = s.frames[-1]
+        kind, raw, by, code, _, _ = self._decisions[frame[0]][frame[1]]
+        local = frame[2]
+        try:
+            if kind is _BRANCH:
+                plain, fallback = raw(s, local)
+            else:
+                plain, fallback = (raw(s, local) if kind is _PLAIN else [*raw(s, local), SKIP]), []
+        except RULE_FAULTS as exc:
+            raise RuleRuntimeError(rule_fault(exc), self.procs[frame[0]].span(frame[1])) from None
         if not plain and not fallback:
             return False
-        if depth >= PROBE_DEPTH or not self.needs_probe(s) or self.chooser(s) != chooser:
+        if depth >= PROBE_DEPTH or code == _STOPS:
+            return True
+        below = self._below_of(s.frames)
+        if code != _FAILS and not below:
+            return True
+        player = local.get("$actor") if by is None else None
+        if player.__class__ is not int or not 0 <= player < s.nplayers:
+            player = self._chooser(s, self.procs[frame[0]], frame[1], by, local)
+        if player != chooser:
             return True
         snap: list[Snapshot] = []
-        return any(self._try(s, snap, o, chooser, depth + 1) for o in plain) or any(
-            self._try(s, snap, o, chooser, depth + 1) for o in fallback)
+        return any(self._try(s, snap, o, chooser, depth + 1, below=below) for o in plain) or any(
+            self._try(s, snap, o, chooser, depth + 1, below=below) for o in fallback)
 
 
 class _NoEvents(list[Event | tuple[Any, ...]]):

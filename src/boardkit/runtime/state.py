@@ -44,6 +44,8 @@ class Layout:
         players = list(range(nplayers))
         self.zone_keys: list[Key] = []
         self.zone_defs: list[ZoneDef] = []
+        # What `move` asks of a zone: its kind, and whether it is public.
+        self.zone_kind: list[tuple[str, bool]] = []
         # The capacity rule of each slot, if its zone has one.
         self.zone_capacity: list[SiteFn | None] = []
         self.zone_owner: list[int | None] = []
@@ -53,6 +55,7 @@ class Layout:
             for combo in itertools.product(*domains):
                 self.zone_keys.append((z.name, *combo) if combo else z.name)
                 self.zone_defs.append(z)
+                self.zone_kind.append((z.kind, z.visibility == "public"))
                 self.zone_capacity.append(program.capacity.get(z.name))
                 self.zone_owner.append(cast("int", combo[owner_dim]) if owner_dim is not None else None)
         self.zslot = {k: i for i, k in enumerate(self.zone_keys)}
@@ -121,6 +124,10 @@ class State:
         # the look-ahead of one decision and the decisions after it ask again. Every effect
         # starts it afresh.
         self.memo: dict[tuple[Any, ...], Value] = {}
+        # Projections of zones (`hand[p].colour`): (slot, attribute) -> (the zone's list, its
+        # pieces' values). Zone lists are replaced, never changed in place, so an entry holds
+        # while its list is the zone's: across effects, snapshots and copies.
+        self.proj: dict[tuple[int, str], tuple[list[Piece], list[Value]]] = {}
         # How many more backward jumps and calls may run before the next decision.
         self.steps = 0
         # Knowledge of hidden pieces: piece id -> bit mask of the players who have seen it.
@@ -177,6 +184,38 @@ class State:
         if self.boards:
             grid.leave(self, chosen, dest)
         zones, loc = self.zones, self.loc
+        by_source = self._take_out(chosen, dest)
+        lay = self.layout
+        kind, public = lay.zone_kind[dest]
+        if self.known and public:
+            # Everyone sees pieces in a public zone; what was known of them is moot from here.
+            self.known = {i: m for i, m in self.known.items() if loc[i] != dest}
+        if kind != "bag" and (end == "top" or (end is None and kind == "stack")):
+            zones[dest] = chosen + zones[dest]
+        else:
+            zones[dest] = zones[dest] + chosen
+        if lay.zone_capacity[dest] is not None:
+            self.check_capacity(dest)
+        if kind == "bag":
+            self._mix(dest)
+        if self.probing is None:
+            text = lay.zone_text
+            for src, ids in by_source.items():
+                self.elog.append((_ONE[ids[0]] if len(ids) == 1 else tuple(ids), text[src], text[dest]))
+        if reveals:
+            raise Horizon
+
+    def _take_out(self, chosen: list[Piece], dest: int) -> dict[int, list[int]]:
+        """Takes pieces out of their zones, now placed at `dest`: the ids taken from each zone."""
+        zones, loc = self.zones, self.loc
+        if len(chosen) == 1:  # the commonest move: one piece
+            piece = chosen[0]
+            src = loc[piece.id]
+            zone = list(zones[src])
+            zone.remove(piece)
+            zones[src] = zone
+            loc[piece.id] = dest
+            return {src: [piece.id]}
         by_source: dict[int, list[int]] = {}
         for p in chosen:
             src = loc[p.id]
@@ -187,22 +226,7 @@ class State:
             zones[src].remove(p)
             loc[p.id] = dest
             ids.append(p.id)
-        zdef = self.layout.zone_defs[dest]
-        if self.known and zdef.visibility == "public":
-            # Everyone sees pieces in a public zone; what was known of them is moot from here.
-            self.known = {i: m for i, m in self.known.items() if loc[i] != dest}
-        if zdef.kind != "bag" and (end == "top" or (end is None and zdef.kind == "stack")):
-            zones[dest] = chosen + zones[dest]
-        else:
-            zones[dest] = zones[dest] + chosen
-        self.check_capacity(dest)
-        if zdef.kind == "bag":
-            self._mix(dest)
-        text = self.layout.zone_text
-        for src, ids in by_source.items() if self.probing is None else ():
-            self.elog.append((_ONE[ids[0]] if len(ids) == 1 else tuple(ids), text[src], text[dest]))
-        if reveals:
-            raise Horizon
+        return by_source
 
     def _unknown_to(self, player: int, pieces: list[Piece], drawn: bool = False) -> bool:  # noqa: FBT001, FBT002 - `move` passes it by position, on the look-ahead's path
         """Whether `player` would learn something new from where `pieces` go.
@@ -365,6 +389,7 @@ class State:
     def forget(self) -> None:
         """Drops what the memo holds, for code that changes the state directly (loading)."""
         self.memo = {}
+        self.proj = {}
 
     # Copies.
     def copy(self) -> State:
@@ -382,6 +407,7 @@ class State:
         twin.frames = [[f[0], f[1], dict(f[2])] for f in self.frames]
         twin.elog = list(self.elog)
         twin.memo = {}
+        twin.proj = {}
         return twin
 
     def snapshot(self, *, compact: bool = False) -> Snapshot:

@@ -86,12 +86,24 @@ def multiply(a: Value, b: Value) -> Value:
 
 
 def zone_attr(s: Any, slot: int, name: str) -> list[Value]:  # noqa: ANN401 - a game state; runtime.state imports this module
-    """`zone.attr`: the attribute of every piece in a zone, kept in s.memo until the next effect."""
-    key = (".", slot, name)
-    found: list[Value] | None = s.memo.get(key)
-    if found is None:
-        found = s.memo[key] = [p.attrs[name] for p in s.zones[slot]]
+    """`zone.attr`: the attribute of every piece in a zone, worked out again only once the zone changed."""
+    zone = s.zones[slot]
+    key = (slot, name)
+    known = s.proj.get(key)
+    if known is not None and known[0] is zone:
+        found: list[Value] = known[1]
+        return found
+    found = [p.attrs[name] for p in zone]
+    s.proj[key] = (zone, found)
     return found
+
+
+def zone_count(s: Any, slot: int, name: str, value: Value) -> int:  # noqa: ANN401 - a game state
+    """`count(zone where .attr == value)`: charged as the walk it stands for."""
+    s.work -= len(s.zones[slot])
+    if s.work < 0:
+        over_budget()
+    return zone_attr(s, slot, name).count(value)
 
 
 def attribute(value: Value, name: str) -> Value:

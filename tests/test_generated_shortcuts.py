@@ -1,0 +1,116 @@
+"""Shortcuts the code generator takes for common rule shapes give what the plain forms give.
+
+`count(zone where .attr == x)` counts the zone's remembered projection, projections outlive
+moves elsewhere, and `top(grid, cell(x, y))` is one lookup: each is checked here against the
+same question written so that the generator cannot take the shortcut.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import boardkit
+
+CARDS = '''game "Sorting"
+players 2
+enum Colour { red, blue, green }
+component Card { colour: Colour } label .colour
+zone deck: stack, hidden
+zone hand[Player]: pile, owner
+zone table: pile, public
+setup {
+  create 6 Card(colour: c) for c in Colour into deck
+  shuffle deck
+  for p in players {
+    move 4 of deck to hand[p]
+  }
+}
+play {
+  let p = 0
+  loop {
+    turn p {
+      choose c from distinct(hand[p].colour) prompt "colour"
+      choose n from range(1, count(hand[p] where .colour == c)) prompt "how many"
+      move n of hand[p] where .colour == c to table
+      move min(2, size(deck)) of deck to hand[p]
+    }
+    if empty(deck) {
+      end game "the deck ran out"
+    }
+    set p = next(p)
+  }
+}
+score p = size(hand[p])
+invariant "counts agree" for p in players :
+  all([count(hand[p] where .colour == c) == size([x for x in hand[p] if x.colour == c])
+       and count(table where c == .colour) == size([x for x in table if x.colour == c])
+       for c in Colour])
+invariant "projections agree" for p in players :
+  hand[p].colour == [x.colour for x in hand[p]] and table.colour == [x.colour for x in table]
+'''
+
+
+def cards_rules() -> boardkit.Ruleset:
+    return boardkit.parse_ruleset(CARDS, filename="sorting.bk")
+
+
+def test_counts_and_projections_agree_with_the_plain_forms_in_random_games() -> None:
+    rules = cards_rules()
+    source = rules.program.source
+    assert source.count("_zcount(") >= 3  # noqa: PLR2004 - the choice and both invariant counts
+    for seed in range(12):
+        game = rules.new_game(players=2, seed=seed)
+        game.check_invariants = True  # every invariant, after every decision
+        rng = random.Random(seed)
+        steps = 0
+        while not game.is_over:
+            game.apply_action(rng.randrange(len(game.legal_actions())))
+            steps += 1
+            assert steps < 200  # noqa: PLR2004 - the deck runs out long before
+        assert game.end_reason == "the deck ran out"
+
+
+def test_the_count_choice_offers_one_option_per_card_of_the_colour() -> None:
+    game = cards_rules().new_game(players=2, seed=3)
+    hand = [p.label for p in game.state.zones[game.state.zslot[("hand", 0)]]]
+    colour = game.legal_moves()[0].label
+    game.play(colour)
+    assert [m.label for m in game.legal_moves()] == [str(n) for n in range(1, hand.count(colour) + 1)]
+
+
+GRID = '''game "Columns"
+players 2
+component Disc { seat: int } label text(.seat)
+zone supply: pile, public
+zone board: grid(3, 2), public
+setup {
+  create 6 Disc(seat: 0) into supply
+}
+play {
+  turn 0 {
+    choose x from [0, 1, 7] prompt "column"
+    if TOP == none {
+      place first(supply) on board at cell(x, 0)
+    }
+  }
+  end game "placed"
+}
+'''
+
+
+@pytest.mark.parametrize("top", ["top(board, cell(x, 0))", 'top(board, text(x) + ",0")'])
+def test_top_of_a_cell_off_the_grid_is_the_same_located_error_either_way(top: str) -> None:
+    rules = boardkit.parse_ruleset(GRID.replace("TOP", top), filename="columns.bk")
+    assert ("_topxy(" in rules.program.source) == top.startswith("top(board, cell")
+    game = rules.new_game(players=2, seed=1)
+    game.play("0")
+    assert game.end_reason == "placed"
+    assert [p.label for p in game.state.zones[game.state.zslot["supply"]]] == ["0"] * 5
+    game = rules.new_game(players=2, seed=1)
+    with pytest.raises(boardkit.RuleRuntimeError, match=r"'7,0' is not a cell of grid 'board' \(3 x 2") as err:
+        game.play("7")
+    assert err.value.span is not None
+    assert err.value.span.line == 12  # noqa: PLR2004 - the `if` that asks
+    assert [m.label for m in game.legal_moves()] == ["0", "1", "7"]  # the game did not move
