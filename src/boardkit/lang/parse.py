@@ -218,10 +218,10 @@ def _driver() -> _Parser | None:
             pass
     from boardkit.lang import lark_parser  # noqa: PLC0415 - lark only when the tables are not cached
 
-    tables = lark_parser.driver_tables(_parser())
     try:
+        tables = lark_parser.driver_tables(_parser())
         parser = _Parser(tables, _BUILDER)
-    except _Unsupported:
+    except (_Unsupported, AttributeError, KeyError, TypeError):  # or a lark laid out otherwise: lark parses
         return None
     diskcache.write(name, marshal.dumps(tables))
     return parser
