@@ -350,7 +350,7 @@ def place(s: State, piece: object, slot: int, cells: object) -> None:
     s.check_capacity(slot)
     if s.known and s.layout.zone_defs[slot].visibility == "public":
         s.known = {i: m for i, m in s.known.items() if i != piece.id}
-    s.elog.append(Placed(piece.id, _zone_name(s, src), _zone_name(s, slot), cs, level))
+    s.elog.append((Placed, piece.id, _zone_name(s, src), _zone_name(s, slot), cs, level))  # an event when read
 
 
 def leave(s: State, chosen: list[Piece], dest: int) -> None:

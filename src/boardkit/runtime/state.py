@@ -316,7 +316,7 @@ class State:
             value = list(value)
         self.vars[key] = value
         if self.probing is None:  # look-ahead trials keep no events: skip making them
-            self.elog.append((VarSet, key_text(key), by_id(value)))
+            self.elog.append((_var_set, key, value))
 
     def set_item(self, key: Key, index: Value, value: Value, op: str) -> None:
         """Sets the `index`-th item of a list variable (counting from 1, as `nth`), or adds to it.
@@ -372,6 +372,7 @@ class State:
     def end_game(self, reason: str) -> None:
         """Ends the game, for `reason`."""
         self.memo = {}
+        self.proj = {}  # nothing more to work out
         self.over = True
         self.end_reason = reason
         self.frames = []
@@ -442,6 +443,14 @@ class State:
 
 # The most zones whose slots fit in two bytes.
 _SHORT = 65535
+
+
+def _var_set(key: Key, value: Value) -> VarSet:
+    """The event of a `set`, made when the log is read: the key named, pieces by id.
+
+    Values are replaced, never changed in place, so the one logged is the one set.
+    """
+    return VarSet(key_text(key), by_id(value))
 
 
 class _OnePiece(dict[int, tuple[int]]):
