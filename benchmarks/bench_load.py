@@ -48,17 +48,27 @@ t3 = time.perf_counter()
 print(t1 - t0, t2 - t1, t3 - t2)
 """
 
+# Builds the parser tables into the cache: lark's, and those of boardkit's own parser (lang/parse.py) where it has one.
+WARM_TABLES = """
+from boardkit.lang import parse
+parse.load_parser()
+if hasattr(parse, "_driver"):
+    parse._driver()
+"""
 
-def measure(name: str, env: dict[str, str], tables: Path | None = None) -> tuple[float, float, float, float]:
+
+def measure(name: str, env: dict[str, str], tables: list[Path] | None = None) -> tuple[float, float, float, float]:
     """One fresh process: (import s, load s, second load in that process s, process wall s).
 
-    With `tables`, the process gets a cache directory of its own holding only those parser tables:
-    the ruleset is parsed, checked and compiled, but lark's parser is not built again.
+    With `tables`, the process gets a cache directory of its own holding only those parser tables
+    (lark's, and those of boardkit's own parser where the tree has one): the ruleset is parsed,
+    checked and compiled, but no parser tables are built again.
     """
     if tables is not None:
         directory = Path(tempfile.mkdtemp(prefix="bk-cold-"))
         directory.chmod(0o700)
-        shutil.copy2(tables, directory / tables.name)
+        for path in tables:
+            shutil.copy2(path, directory / path.name)
         env = {**env, "BOARDKIT_CACHE_DIR": str(directory)}
     t0 = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", SNIPPET, name], capture_output=True, text=True, env=env,
@@ -97,14 +107,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.baseline:
         src = Path(args.baseline).resolve() / "src"
         trees["baseline"] = {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(src), env.get("PYTHONPATH")]))}
-    tables: dict[str, Path | None] = dict.fromkeys(trees)
+    tables: dict[str, list[Path] | None] = dict.fromkeys(trees)
     if args.cold:  # each tree's own parser tables: their grammars may differ
         for tree, tree_env in trees.items():
             warm = Path(tempfile.mkdtemp(prefix="bk-tables-"))
             warm.chmod(0o700)
-            subprocess.run([sys.executable, "-c", "from boardkit.lang import parse; parse.load_parser()"],
+            subprocess.run([sys.executable, "-c", WARM_TABLES],
                            env={**tree_env, "BOARDKIT_CACHE_DIR": str(warm)}, cwd=bu.ROOT, check=True)
-            (tables[tree],) = warm.glob("parser-*.tables")
+            tables[tree] = sorted(warm.glob("*.tables"))
     names = args.rulesets or bundled(env) + EXTRA  # also warms the bytecode cache
     for tree_env in list(trees.values())[1:]:
         bundled(tree_env)

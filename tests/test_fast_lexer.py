@@ -1,4 +1,4 @@
-"""The parser's own lexer (`_FastLexer` in lang/parse.py) cuts every text as lark's contextual lexer.
+"""The parser's own lexer (`_FastLexer` in lang/lark_parser.py) cuts every text as lark's contextual lexer.
 
 Each text is parsed twice, with the fast lexer and with lark's: the trees (spans included) or
 the error messages must be the same. The texts are every rule file of the repository, and

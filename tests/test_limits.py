@@ -22,6 +22,7 @@ def no_parser(monkeypatch: pytest.MonkeyPatch) -> None:
     """The refusal must come from the scan: the parser is not reached."""
     def refuse() -> None:
         pytest.fail("the parser ran on a text past the limits")
+    monkeypatch.setattr(parse, "_driver", refuse)
     monkeypatch.setattr(parse, "_parser", refuse)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
 import attrs
 
@@ -12,63 +12,87 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 
+class _Node:
+    """What every node has: its repr, equality and hash, as attrs would write them for each class.
+
+    Written once here, so that attrs builds only each class's `__init__`: building the classes
+    was most of importing the front end. Nodes form trees (frozen: no cycles), which the repr
+    relies on; nodes are compared in tests, and rarely hashed.
+    """
+
+    __slots__ = ()
+    __attrs_attrs__: ClassVar[tuple[attrs.Attribute[Any], ...]]
+
+    def __repr__(self) -> str:
+        values = ", ".join(f"{a.name}={getattr(self, a.name)!r}" for a in self.__attrs_attrs__)
+        return f"{type(self).__qualname__}({values})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, a.name) == getattr(other, a.name) for a in self.__attrs_attrs__)
+
+    def __hash__(self) -> int:
+        return hash((type(self).__qualname__, *(getattr(self, a.name) for a in self.__attrs_attrs__)))
+
+
 # Expressions.
-@attrs.frozen(kw_only=True)
-class Num:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Num(_Node):
     """`42`: a whole number."""
 
     span: Span
     value: int
 
 
-@attrs.frozen(kw_only=True)
-class Str:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Str(_Node):
     """`"red"`: a text."""
 
     span: Span
     value: str
 
 
-@attrs.frozen(kw_only=True)
-class Bool:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Bool(_Node):
     """`true` or `false`."""
 
     span: Span
     value: bool
 
 
-@attrs.frozen(kw_only=True)
-class NoneLit:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class NoneLit(_Node):
     """`none`: no value, e.g. what `choose ... optional` binds when the player declines."""
 
     span: Span
 
 
-@attrs.frozen(kw_only=True)
-class Name:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Name(_Node):
     """`deck`, `score`, `p`: a name, resolved by the checker."""
 
     span: Span
     name: str
 
 
-@attrs.frozen(kw_only=True)
-class It:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class It(_Node):
     """The item under test in `xs where cond`."""
 
     span: Span
 
 
-@attrs.frozen(kw_only=True)
-class ItAttr:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ItAttr(_Node):
     """`.colour`: an attribute of `it`, inside `where` or a component label."""
 
     span: Span
     attr: str
 
 
-@attrs.frozen(kw_only=True)
-class Attr:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Attr(_Node):
     """`x.colour`: an attribute of a piece, or of each piece of a list."""
 
     span: Span
@@ -76,8 +100,8 @@ class Attr:
     attr: str
 
 
-@attrs.frozen(kw_only=True)
-class Index:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Index(_Node):
     """`hand[p]`, `score[p, c]`: a zone or variable with its indexes."""
 
     span: Span
@@ -85,8 +109,8 @@ class Index:
     args: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True)
-class Call:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Call(_Node):
     """`count(xs)`, `f(x)`: a call of a built-in or of a function of the rules."""
 
     span: Span
@@ -94,8 +118,8 @@ class Call:
     args: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True)
-class Unary:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Unary(_Node):
     """`not x` or `-x`."""
 
     span: Span
@@ -103,8 +127,8 @@ class Unary:
     operand: Expr
 
 
-@attrs.frozen(kw_only=True)
-class Binary:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Binary(_Node):
     """`x op y`: arithmetic (`+ - * / %`), a comparison, or `in` and `not in`."""
 
     span: Span
@@ -113,8 +137,8 @@ class Binary:
     right: Expr
 
 
-@attrs.frozen(kw_only=True)
-class BoolOp:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class BoolOp(_Node):
     """`x and y and ...` or `x or y or ...`; a chained comparison is an `and` of comparisons."""
 
     span: Span
@@ -122,8 +146,8 @@ class BoolOp:
     values: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True)
-class Ternary:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Ternary(_Node):
     """`if cond then x else y`."""
 
     span: Span
@@ -132,16 +156,16 @@ class Ternary:
     other: Expr
 
 
-@attrs.frozen(kw_only=True)
-class ListLit:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ListLit(_Node):
     """`[a, b, c]`."""
 
     span: Span
     items: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True)
-class CompFor:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class CompFor(_Node):
     """`for var in iter [if cond]`, one clause of a list comprehension or of `create`."""
 
     span: Span
@@ -150,8 +174,8 @@ class CompFor:
     cond: Expr | None
 
 
-@attrs.frozen(kw_only=True)
-class ListComp:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ListComp(_Node):
     """`[elt for v in xs if cond ...]`: a list comprehension, its clauses outermost first."""
 
     span: Span
@@ -159,8 +183,8 @@ class ListComp:
     fors: tuple[CompFor, ...]
 
 
-@attrs.frozen(kw_only=True)
-class Where:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Where(_Node):
     """`xs where cond`: the items of a list for which `cond` holds of `it`."""
 
     span: Span
@@ -169,8 +193,8 @@ class Where:
 
 
 # Statements.
-@attrs.frozen(kw_only=True)
-class Let:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Let(_Node):
     """`let x = e`: binds a new local."""
 
     span: Span
@@ -178,8 +202,8 @@ class Let:
     value: Expr
 
 
-@attrs.frozen(kw_only=True)
-class Set:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Set(_Node):
     """`set x = e`, `set score[p] += e`: assigns a local or a variable; `index` is None without brackets."""
 
     span: Span
@@ -189,8 +213,8 @@ class Set:
     value: Expr
 
 
-@attrs.frozen(kw_only=True)
-class If:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class If(_Node):
     """`if c { ... } elif c { ... } else { ... }`."""
 
     span: Span
@@ -198,8 +222,8 @@ class If:
     other: Block | None
 
 
-@attrs.frozen(kw_only=True)
-class For:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class For(_Node):
     """`for x in xs { ... }`."""
 
     span: Span
@@ -208,8 +232,8 @@ class For:
     body: Block
 
 
-@attrs.frozen(kw_only=True)
-class While:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class While(_Node):
     """`while cond { ... }`."""
 
     span: Span
@@ -217,8 +241,8 @@ class While:
     body: Block
 
 
-@attrs.frozen(kw_only=True)
-class Repeat:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Repeat(_Node):
     """`repeat n { ... }`: the block n times."""
 
     span: Span
@@ -226,30 +250,30 @@ class Repeat:
     body: Block
 
 
-@attrs.frozen(kw_only=True)
-class Loop:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Loop(_Node):
     """`loop { ... }`: the block until a `break` or `return`."""
 
     span: Span
     body: Block
 
 
-@attrs.frozen(kw_only=True)
-class Break:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Break(_Node):
     """`break`: leaves the innermost loop."""
 
     span: Span
 
 
-@attrs.frozen(kw_only=True)
-class Return:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Return(_Node):
     """`return`: leaves the running procedure."""
 
     span: Span
 
 
-@attrs.frozen(kw_only=True)
-class Move:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Move(_Node):
     """`move n of xs to top of zone`: moves pieces to a zone, at its top, its bottom or its own end."""
 
     span: Span
@@ -259,16 +283,16 @@ class Move:
     dest: Expr
 
 
-@attrs.frozen(kw_only=True)
-class Shuffle:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Shuffle(_Node):
     """`shuffle deck`: puts a zone's pieces in a random order."""
 
     span: Span
     zone: Expr
 
 
-@attrs.frozen(kw_only=True)
-class Create:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Create(_Node):
     """`create n Card(colour: c) for c in Colour into deck`: makes new pieces in a zone."""
 
     span: Span
@@ -279,8 +303,8 @@ class Create:
     dest: Expr
 
 
-@attrs.frozen(kw_only=True)
-class Choose:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Choose(_Node):
     """`choose x from xs [by p] [optional "pass"] [prompt "..."]`: a decision over values."""
 
     span: Span
@@ -291,8 +315,8 @@ class Choose:
     prompt: str | None
 
 
-@attrs.frozen(kw_only=True)
-class Branch:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Branch(_Node):
     """An option of a choice; `otherwise` options are offered only when no other one is legal."""
 
     span: Span
@@ -302,8 +326,8 @@ class Branch:
     body: Block
 
 
-@attrs.frozen(kw_only=True)
-class ChooseBranch:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ChooseBranch(_Node):
     """`choose [by p] [prompt "..."] { option a { ... } option b when c { ... } }`: a decision among blocks."""
 
     span: Span
@@ -312,8 +336,8 @@ class ChooseBranch:
     branches: tuple[Branch, ...]
 
 
-@attrs.frozen(kw_only=True)
-class Require:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Require(_Node):
     """`require cond "message"`: a turn where `cond` fails is a dead end, never offered."""
 
     span: Span
@@ -321,16 +345,16 @@ class Require:
     message: str | None
 
 
-@attrs.frozen(kw_only=True)
-class EndGame:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class EndGame(_Node):
     """`end game reason`: ends the game with that reason."""
 
     span: Span
     reason: Expr
 
 
-@attrs.frozen(kw_only=True)
-class Turn:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Turn(_Node):
     """`turn p { ... }`: a turn of player p."""
 
     span: Span
@@ -338,8 +362,8 @@ class Turn:
     body: Block
 
 
-@attrs.frozen(kw_only=True)
-class CallStmt:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class CallStmt(_Node):
     """`name(args)` as a statement: runs a procedure of the rules."""
 
     span: Span
@@ -347,8 +371,8 @@ class CallStmt:
     args: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True)
-class Log:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Log(_Node):
     """`log "message", x, y`: adds a message to the game's events."""
 
     span: Span
@@ -356,8 +380,8 @@ class Log:
     args: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True)
-class Peek:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Peek(_Node):
     """`peek PIECES by PLAYER`: that player now knows those pieces."""
 
     span: Span
@@ -365,16 +389,16 @@ class Peek:
     player: Expr
 
 
-@attrs.frozen(kw_only=True)
-class Reveal:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Reveal(_Node):
     """`reveal PIECES`: every player now knows those pieces."""
 
     span: Span
     pieces: Expr
 
 
-@attrs.frozen(kw_only=True)
-class Place:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Place(_Node):
     """`place PIECE on GRID at CELLS`: one piece onto cells of a grid zone."""
 
     span: Span
@@ -384,16 +408,16 @@ class Place:
 
 
 # Declarations.
-@attrs.frozen(kw_only=True)
-class GameDecl:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class GameDecl(_Node):
     """`game "Title"`."""
 
     span: Span
     title: str
 
 
-@attrs.frozen(kw_only=True)
-class PlayersDecl:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class PlayersDecl(_Node):
     """`players 2..4`, or `players 2` for exactly two."""
 
     span: Span
@@ -401,16 +425,16 @@ class PlayersDecl:
     high: int
 
 
-@attrs.frozen(kw_only=True)
-class Extends:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Extends(_Node):
     """`extends "base"`: this file is a variant of another ruleset."""
 
     span: Span
     target: str
 
 
-@attrs.frozen(kw_only=True)
-class EnumDecl:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class EnumDecl(_Node):
     """`enum Colour { red, blue }`."""
 
     span: Span
@@ -418,8 +442,8 @@ class EnumDecl:
     members: tuple[tuple[str, Span], ...]  # of (name, span)
 
 
-@attrs.frozen(kw_only=True)
-class ComponentDecl:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ComponentDecl(_Node):
     """`component Card { colour: Colour value: int } label ... parts ...`: a kind of piece."""
 
     span: Span
@@ -429,8 +453,8 @@ class ComponentDecl:
     parts: Expr | None = None  # `parts [e, ...]`: what the piece shows on each cell it covers
 
 
-@attrs.frozen(kw_only=True)
-class ZoneDecl:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ZoneDecl(_Node):
     """`zone hand[Player]: row, owner, capacity 5`: a zone family; `grid(w, h)` makes it a grid."""
 
     span: Span
@@ -442,8 +466,8 @@ class ZoneDecl:
     grid: tuple[Expr, Expr] | None = None  # (width, height) expressions of a `grid(w, h)` zone
 
 
-@attrs.frozen(kw_only=True)
-class VarDecl:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class VarDecl(_Node):
     """`var score[Player] = 0`: a variable family, one value per combination of its indexes."""
 
     span: Span
@@ -452,8 +476,8 @@ class VarDecl:
     init: Expr
 
 
-@attrs.frozen(kw_only=True)
-class ConstDecl:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ConstDecl(_Node):
     """`const HAND = 5`."""
 
     span: Span
@@ -461,8 +485,8 @@ class ConstDecl:
     value: Expr
 
 
-@attrs.frozen(kw_only=True)
-class OptionDecl:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class OptionDecl(_Node):
     """`option rounds = 3 from [3, 5]`: a setting chosen when a game starts."""
 
     span: Span
@@ -471,8 +495,8 @@ class OptionDecl:
     choices: Expr | None
 
 
-@attrs.frozen(kw_only=True)
-class FuncDecl:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class FuncDecl(_Node):
     """`func double(x) = x * 2`."""
 
     span: Span
@@ -481,8 +505,8 @@ class FuncDecl:
     body: Expr
 
 
-@attrs.frozen(kw_only=True)
-class ProcDecl:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class ProcDecl(_Node):
     """`proc name(params) { ... }`; `setup { ... }` and `play { ... }` are procedures too."""
 
     span: Span
@@ -491,8 +515,8 @@ class ProcDecl:
     body: Block
 
 
-@attrs.frozen(kw_only=True)
-class Score:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Score(_Node):
     """`score p = ...`, `tiebreak p = ...` or `heuristic p = ...`: an expression of one player."""
 
     span: Span
@@ -501,8 +525,8 @@ class Score:
     expr: Expr
 
 
-@attrs.frozen(kw_only=True)
-class Invariant:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class Invariant(_Node):
     """`invariant "hand limit" for p in players : size(hand[p]) <= 8`: a truth the rules keep."""
 
     span: Span
@@ -512,8 +536,8 @@ class Invariant:
     expr: Expr
 
 
-@attrs.frozen(kw_only=True)
-class RuleFile:
+@attrs.frozen(kw_only=True, repr=False, eq=False)
+class RuleFile(_Node):
     """A whole rule file: its declarations in order."""
 
     span: Span
@@ -562,14 +586,17 @@ def too_deep(root: Node, limit: int) -> Node | None:
     Iterative, so that a pathological file cannot exhaust the stack before it is reported.
     """
     stack: list[tuple[object, int]] = [(root, 0)]
+    known = _CHILD_FIELDS
     while stack:
         node, depth = stack.pop()
         if isinstance(node, tuple):
-            stack.extend((x, depth) for x in node)
+            stack += [(x, depth) for x in node]
             continue
-        names = _child_fields(type(node))
+        cls = type(node)
+        names = known[cls] if cls in known else _child_fields(cls)
         if names is not None:
             if depth > limit and isinstance(node, Node):
                 return node
-            stack.extend((getattr(node, name), depth + 1) for name in names)
+            depth += 1
+            stack += [(getattr(node, name), depth) for name in names]
     return None

@@ -8,10 +8,9 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, cast
 
-from lark import Token, Transformer
-
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.lang import ast
+from boardkit.lang.tokens import Token, is_token
 from boardkit.source import Span
 
 if TYPE_CHECKING:
@@ -29,31 +28,33 @@ def _tok_ends(tok: Token) -> tuple[tuple[int, int], tuple[int, int]]:
 
 def _start(x: object) -> tuple[int, int] | None:
     """Where a child of a rule starts: a token, an AST node, or the first of a sequence of them that has a place."""
-    if isinstance(x, Token):
-        return x.line or 1, x.column or 1
-    span: Span | None = getattr(x, "span", None)
-    if span is not None:
-        return span.line, span.column
     if isinstance(x, (tuple, list)):
         for item in x:
             start = _start(item)
             if start is not None:
                 return start
+        return None
+    span: Span | None = getattr(x, "span", None)
+    if span is not None:
+        return span.line, span.column
+    if is_token(x):
+        return x.line or 1, x.column or 1
     return None
 
 
 def _end(x: object) -> tuple[int, int] | None:
     """Where a child of a rule ends: a token, an AST node, or the last of a sequence of them that has a place."""
-    if isinstance(x, Token):
-        return _tok_ends(x)[1]
-    span: Span | None = getattr(x, "span", None)
-    if span is not None:
-        return span.end_line or span.line, span.end_column or span.column
     if isinstance(x, (tuple, list)):
         for item in reversed(x):
             end = _end(item)
             if end is not None:
                 return end
+        return None
+    span: Span | None = getattr(x, "span", None)
+    if span is not None:
+        return span.end_line or span.line, span.end_column or span.column
+    if is_token(x):
+        return _tok_ends(x)[1]
     return None
 
 
@@ -62,7 +63,7 @@ def _span(filename: str, children: object) -> Span:
     start = _start(children)
     if start is None:
         return Span(filename, 1, 1)
-    end = cast("tuple[int, int]", _end(children))
+    end = _end(children) or start  # a child with a start has an end
     return Span(filename, start[0], start[1], end[0], end[1])
 
 
@@ -135,8 +136,8 @@ class _Chain:
 MAX_DIGITS = 18
 
 
-class Builder(Transformer[Token, ast.RuleFile]):
-    """Builds AST nodes as the parser reduces rules (lark's inline transformer: no parse tree is kept).
+class Builder:
+    """Builds AST nodes as the parser reduces rules: no parse tree is kept.
 
     `filename` is set before each parse, for the spans. Each method is named after the grammar
     rule (or alias) it builds.
@@ -455,7 +456,7 @@ class Builder(Transformer[Token, ast.RuleFile]):
         i = 0
         while True:
             count = 0
-            while isinstance(c[i], Token):
+            while is_token(c[i]):
                 count += 1
                 i += 1
             chain.operands.append(c[i])
@@ -477,7 +478,7 @@ class Builder(Transformer[Token, ast.RuleFile]):
         i = 0
         while True:
             negs = 0
-            while isinstance(c[i], Token):
+            while is_token(c[i]):
                 negs += 1
                 i += 1
             node = c[i]

@@ -1,212 +1,256 @@
-"""Rule text to AST (built as lark parses), with syntax errors turned into located RuleErrors."""
+"""Rule text to AST: an LALR parser of ours runs the tables lark builds for the grammar.
+
+lark turns the grammar into LALR tables once; they are kept in the user's cache as plain data
+(lark_parser.driver_tables), so that a load whose tables are cached does not import lark. The
+parser here cuts the text with one regular expression, runs the tables, and calls the AST
+builder at each reduction, shaping its children as lark does (tokens dropped or kept, `_rule`s
+spliced, `?rule`s standing for a lone child). Whatever it is not sure of (a syntax error, a
+character or a token it does not know, a text lark's lexer might cut otherwise, a builder error)
+is parsed again by lark, whose result and messages are the answer: tests/test_parse_driver.py
+compares the two.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import importlib.resources
+import itertools
 import marshal
 import re
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-import lark
-from lark.grammar import Rule
-from lark.lexer import ContextualLexer, Lexer, LexerState, TerminalDef, Token
-
 from boardkit import diskcache
-from boardkit.errors import Diagnostic, RuleError
+from boardkit.errors import RuleError
 from boardkit.lang.ast_build import Builder
 from boardkit.lang.limits import check_limits
-from boardkit.source import SourceFile, Span
+from boardkit.lang.tokens import Token
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterator
-
-    from lark.parsers.lalr_parser_state import ParserState
+    import lark
 
     from boardkit.lang import ast
-
-# Friendlier names for the tokens lark reports as expected.
-_TOKEN_NAMES = {
-    "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'",
-    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COLON": "':'", "COMMA": "','",
-    "EQUAL": "'='", "$END": "end of file",
-}
-# How many of the expected tokens a message lists.
-_EXPECTED_SHOWN = 6
-
+    from boardkit.source import SourceFile
 
 _BUILDER = Builder()
 # The builder is shared, and holds the name of the file being parsed: one parse at a time.
 _LOCK = threading.Lock()
 
+# The shape of the cached tables; a new number when lark_parser.driver_tables changes what it writes.
+_TABLES_FORMAT = "2"
 
-# Options that name live objects rather than describe the parser: given again on every load.
-_LIVE_OPTIONS = ("transformer", "import_paths", "source_path")
+# What a reduction does with the children it pops.
+Reduce = Callable[[list[Any]], Any]
 
 
-def load_parser() -> lark.Lark:
-    """A new LALR parser, its tables from the user's cache when an earlier process built them.
+class _Unsure(Exception):  # noqa: N818 - not an error: lark decides
+    """This parser stops: lark parses the text instead."""
 
-    Building them takes most of a cold load; they depend only on the grammar and lark's version.
+
+class _Spliced(list[Any]):
+    """The children of a `_rule`, which take its place among its parent's children."""
+
+
+class _Unsupported(Exception):  # noqa: N818 - a grammar feature this parser leaves to lark
+    """The tables ask for a tree lark would build but this parser does not: lark parses every text."""
+
+
+def _lone(children: list[Any]) -> Any:  # noqa: ANN401 - whatever the child is
+    """A `?rule` without a builder method: its lone child (lark would build a Tree for more)."""
+    if len(children) != 1:
+        raise _Unsure
+    return children[0]
+
+
+def _gather(size: int, kept: list[int], spliced: list[int]) -> Callable[[list[Any]], list[Any]] | None:
+    """What lark passes on of a rule's children: those kept, `_rule`s spliced; None when all of them as they are.
+
+    A list of spliced children that comes first is extended in place, as lark does: a `_rule`
+    that repeats (`item*`) grows one list.
     """
-    grammar = (importlib.resources.files("boardkit.lang") / "grammar" / "boardkit.lark").read_text(encoding="utf-8")
-    name = f"parser-{diskcache.digest(grammar, lark.__version__)[:40]}.tables"
+    match kept:
+        case [first, then] if spliced == [first]:  # `_rule: _rule x`, how lark writes a repetition
+            def grow(children: list[Any]) -> list[Any]:
+                out: list[Any] = children[first]
+                out.append(children[then])
+                return out
+            return grow
+    if spliced:
+        marks = [(i, i in spliced) for i in kept]
+
+        def splice(children: list[Any]) -> list[Any]:
+            out: list[Any] = _Spliced()
+            for i, splice_in in marks:
+                if not splice_in:
+                    out.append(children[i])
+                elif out:
+                    out += children[i]
+                else:
+                    out = children[i]
+            return out
+        return splice
+    if len(kept) == size:
+        return None
+    if len(kept) == 1:
+        (k,) = kept
+        return lambda children: [children[k]]
+    return lambda children: [children[i] for i in kept]
+
+
+def _reducer(builder: Builder, shape: list[Any]) -> Reduce | None:
+    """The function a rule reduces with, on the children lark would pass: the builder's method, or a splice.
+
+    None for a `?rule` (or an alternative of one) of one symbol: its value stays as it is.
+    """
+    _origin, size, callback, kept, spliced, expand1, splice, plain = shape
+    method = getattr(builder, callback, None)
+    if not plain or (splice and (method is not None or expand1)) or (method is None and not splice and not expand1):
+        raise _Unsupported
+    gather = _gather(size, kept, spliced)
+    if splice:
+        if spliced:  # a list of spliced children already
+            return gather
+        return _Spliced if gather is None else lambda children: _Spliced(gather(children))
+    if expand1 and not spliced and len(kept) == 1:  # a `?rule` of one child: lark passes it on
+        (k,) = kept
+        return None if size == 1 else lambda children: children[k]
+    build = _lone if method is None else _expand(method) if expand1 else method
+    return build if gather is None else lambda children: build(gather(children))
+
+
+def _expand(method: Reduce) -> Reduce:
+    """A `?rule`'s builder method: a lone child stands for the rule."""
+    def build(children: list[Any]) -> Any:  # noqa: ANN401 - a node, a token or a tuple
+        return children[0] if len(children) == 1 else method(children)
+    return build
+
+
+class _Parser:
+    """Runs the LALR tables on rule text, building the AST as it reduces."""
+
+    def __init__(self, tables: dict[str, Any], builder: Builder) -> None:
+        self.states: list[dict[str, int]] = tables["states"]
+        self.start: int = tables["start"]
+        self.end: int = tables["end"]
+        self.rules: list[tuple[str, int, Reduce | None]] = [
+            (shape[0], shape[1], _reducer(builder, shape)) for shape in tables["rules"]]
+        self.pattern = re.compile(tables["pattern"])
+        self.keywords: dict[str, str] = tables["keywords"]
+        self.punctuation: dict[str, str] = tables["punctuation"]
+        self.ignore = frozenset(tables["ignore"])
+        self.kept_tokens = frozenset(tables["kept_tokens"])
+        terminals = [*self.keywords.values(), *self.punctuation.values(), *self.pattern.groupindex]
+        if any(hasattr(builder, t) for t in terminals):
+            raise _Unsupported  # lark would call the builder on such tokens
+
+    def run(self, text: str) -> Any:  # noqa: ANN401, C901, PLR0912 - the builder's value; one loop on purpose
+        """The value of the start rule; _Unsure where lark might read the text otherwise.
+
+        One loop, without a call per token or per reduction but the builder's: most of a parse.
+        """
+        states, rules, ignore = self.states, self.rules, self.ignore
+        keywords, punctuation, end, kept_tokens = self.keywords, self.punctuation, self.end, self.kept_tokens
+        values: list[Any] = []
+        stack, line, line_start = [self.start], 1, 0
+        for match in itertools.chain(self.pattern.finditer(text), [None]):
+            if match is None:
+                kind, value = "$END", ""
+            else:
+                kind, value = match.lastgroup or "_x", match.group()
+                if kind in ignore:
+                    if "\n" in value:
+                        line += value.count("\n")
+                        line_start = match.start() + value.rindex("\n") + 1
+                    continue
+            row = states[stack[-1]]
+            if kind == "NAME":
+                kind = keywords.get(value, kind)
+                if kind not in row:
+                    kind = "NAME"
+            elif kind == "_p":
+                kind = punctuation[value]
+            action = row.get(kind)
+            while action is not None and action < 0:  # reduce, then go to the state after the rule
+                origin, size, build = rules[~action]
+                if build is None:
+                    del stack[-1]
+                elif size:
+                    children = values[-size:]
+                    del values[-size:], stack[-size:]
+                    values.append(build(children))
+                else:
+                    values.append(build([]))
+                state = states[stack[-1]][origin]
+                if state == end:  # the start rule, reduced at the end of the text
+                    return values[-1]
+                stack.append(state)
+                action = states[state].get(kind)
+            if action is None or match is None:
+                raise _Unsure
+            stack.append(action)
+            if kind in kept_tokens:
+                token = Token(value)
+                token.line = token.end_line = line
+                token.column = column = match.start() - line_start + 1
+                token.end_column = column + len(value)
+                values.append(token)
+            else:  # dropped by every rule that takes it
+                values.append(None)
+        raise _Unsure  # not reached: the end of the text is reduced or is unexpected
+
+
+def _grammar() -> str:
+    return (importlib.resources.files("boardkit.lang") / "grammar" / "boardkit.lark").read_text(encoding="utf-8")
+
+
+@functools.cache
+def _driver() -> _Parser | None:
+    """The parser on the cached tables, or on tables lark builds now (and that are cached); None: lark parses."""
+    name = f"driver-{diskcache.digest(_grammar(), _TABLES_FORMAT)[:40]}.tables"
     blob = diskcache.read(name)
     if blob is not None:
         try:
-            tables: dict[str, Any] = marshal.loads(blob)  # noqa: S302 - a private file of ours: plain data
-            tables["data"]["options"]["transformer"] = _BUILDER
-            return lark.Lark.load(tables)
+            return _Parser(marshal.loads(blob), _BUILDER)  # noqa: S302 - a private file of ours: plain data
+        except _Unsupported:
+            return None
         except Exception:  # noqa: BLE001, S110 - damaged or foreign tables are a miss: built again below
             pass
-    parser = lark.Lark.open_from_package(
-        "boardkit.lang", "boardkit.lark", ("grammar",), parser="lalr",
-        maybe_placeholders=False, transformer=_BUILDER,
-    )
-    data, memo = parser.memo_serialize([TerminalDef, Rule])
-    data["options"] = {k: v for k, v in data["options"].items() if k not in _LIVE_OPTIONS}
-    with contextlib.suppress(ValueError):  # a lark whose tables are not plain data: built every time
-        diskcache.write(name, marshal.dumps({"data": data, "memo": memo}))
+    from boardkit.lang import lark_parser  # noqa: PLC0415 - lark only when the tables are not cached
+
+    try:
+        tables = lark_parser.driver_tables(_parser())
+        parser = _Parser(tables, _BUILDER)
+    except (_Unsupported, AttributeError, KeyError, TypeError):  # or a lark laid out otherwise: lark parses
+        return None
+    diskcache.write(name, marshal.dumps(tables))
     return parser
 
 
-class _FastLexer(Lexer):
-    """Cuts rule text into the tokens lark's contextual lexer would, with one regular expression.
+def load_parser() -> lark.Lark:
+    """A new lark LALR parser, with lark's own lexer, its tables from the user's cache when there."""
+    from boardkit.lang import lark_parser  # noqa: PLC0415 - lark only when asked for
 
-    Lark's lexer spends several Python calls on each token; most of a cold load's parse went
-    there. This one cuts the whole text in C and only types each piece, as the contextual
-    lexer does: a word is a keyword where the parser accepts that keyword, else a name. A
-    piece the parser does not accept in its state, or a character it cannot cut, hands the
-    rest of the text to lark's lexer at that place: from there on every token, and every
-    syntax error, is lark's own. Only ignored tokens (spaces) span lines, as in the grammar;
-    tests/test_fast_lexer.py compares the two lexers.
-    """
-
-    def __init__(self, fallback: Lexer, terminals: Collection[TerminalDef], ignore: Collection[str]) -> None:
-        self.fallback = fallback
-        literal = {str(t.pattern.value): t.name for t in terminals if t.pattern.type == "str"}
-        self.keywords = {v: name for v, name in literal.items() if v.isidentifier()}
-        self.punctuation = {v: name for v, name in literal.items() if not v.isidentifier()}
-        # The grammar's other terminals, by name; `ignore`d ones (spaces, comments) are dropped.
-        patterns = {t.name: t.pattern.to_regexp() for t in terminals if t.pattern.type == "re"}
-        self.ignore = frozenset(ignore)
-        groups = [f"(?P<{name}>{regexp})" for name, regexp in patterns.items()]
-        marks = "|".join(re.escape(v) for v in sorted(self.punctuation, key=len, reverse=True))
-        # The last group takes any other character: where this lexer stops.
-        self.pattern = re.compile("|".join([*groups, f"(?P<_p>{marks})", r"(?P<_x>[\s\S])"]))
-
-    def lex(self, lexer_state: LexerState, parser_state: ParserState[Any]) -> Iterator[Token]:
-        """Yields the tokens of the text; lark's lexer yields the rest from where this one cannot go on."""
-        raw: Any = lexer_state.text
-        text: str = getattr(raw, "text", raw)  # a TextSlice since lark 1.2
-        states = parser_state.parse_conf.states
-        counter = lexer_state.line_ctr
-        line, line_start = counter.line, counter.line_start_pos
-        for match in self.pattern.finditer(text, counter.char_pos):
-            kind, value, start = match.lastgroup, match.group(), match.start()
-            if kind in self.ignore:
-                newlines = value.count("\n")
-                if newlines:
-                    line += newlines
-                    line_start = start + value.rindex("\n") + 1
-                continue
-            accepts = states[parser_state.position]
-            if kind == "NAME":
-                kind = self.keywords.get(value, kind)
-                if kind not in accepts:
-                    kind = "NAME"
-            elif kind == "_p":
-                kind = self.punctuation[value]
-            if kind not in accepts:  # lark's lexer decides: another cut, or a syntax error
-                counter.char_pos, counter.line, counter.column, counter.line_start_pos = (
-                    start, line, start - line_start + 1, line_start)
-                yield from self.fallback.lex(lexer_state, parser_state)
-                return
-            column = start - line_start + 1
-            token = Token(kind, value, start, line, column, line, column + len(value), match.end())
-            lexer_state.last_token = token
-            yield token
+    return lark_parser.load_parser(_BUILDER)
 
 
-def _with_fast_lexer(parser: lark.Lark) -> lark.Lark:
-    """The parser, lexing with `_FastLexer` when it is lark's LALR parser with its contextual lexer."""
-    frontend = parser.parser
-    fallback = getattr(frontend, "lexer", None)
-    if isinstance(fallback, ContextualLexer):
-        frontend.lexer = _FastLexer(fallback, parser.terminals, parser.lexer_conf.ignore)
-    return parser
+@functools.cache
+def _parser() -> lark.Lark:
+    """Lark's parser, with the fast lexer: for what the parser here is not sure of."""
+    from boardkit.lang import lark_parser  # noqa: PLC0415 - lark only when asked for
 
-
-_parser = functools.cache(lambda: _with_fast_lexer(load_parser()))
+    return lark_parser.with_fast_lexer(load_parser())
 
 
 @functools.cache
 def keyword_names() -> frozenset[str]:
     """The words the grammar reserves in some place (`move`, `at`, `top`, ...)."""
-    return frozenset(str(t.pattern.value) for t in _parser().terminals
-                     if t.pattern.type == "str" and str(t.pattern.value).isidentifier())
+    driver = _driver()
+    if driver is not None:
+        return frozenset(driver.keywords)
+    from boardkit.lang import lark_parser  # noqa: PLC0415 - lark only when the tables say nothing
 
-
-def _token_text(name: str) -> str:
-    """How a token is written: its literal text for punctuation and keywords."""
-    if name in _TOKEN_NAMES:
-        return _TOKEN_NAMES[name]
-    for term in _parser().terminals:
-        if term.name == name and term.pattern.type == "str":
-            return repr(term.pattern.value)
-    return name.lower()
-
-
-def _expected(names: set[str]) -> str:
-    shown = sorted({_token_text(n) for n in names})
-    if len(shown) > _EXPECTED_SHOWN:
-        shown = [*shown[:_EXPECTED_SHOWN], "..."]
-    return ", ".join(shown)
-
-
-def _diagnostic(err: lark.exceptions.UnexpectedInput, source: SourceFile) -> Diagnostic:
-    span = Span(source.filename, err.line if err.line > 0 else 1, err.column if err.column > 0 else 1)
-    if isinstance(err, lark.exceptions.UnexpectedToken):
-        tok = err.token
-        found = "end of file" if tok.type == "$END" else repr(str(tok))
-        if tok.type != "$END":
-            end_line, end_column = tok.end_line or tok.line, tok.end_column or tok.column + 1
-            span = Span(source.filename, tok.line, tok.column, end_line, end_column)
-        else:
-            lines = source.text.rstrip("\n").split("\n")
-            span = Span(source.filename, len(lines), len(lines[-1]) + 1)
-        hint = _hint(tok, source, err.expected)
-        return Diagnostic(span, f"unexpected {found}; expected {_expected(err.expected)}{hint}")
-    if isinstance(err, lark.exceptions.UnexpectedCharacters):
-        pos = err.pos_in_stream if err.pos_in_stream is not None else len(source.text)
-        char = source.text[pos] if pos < len(source.text) else "?"
-        return Diagnostic(span, f"unexpected character {char!r}{_CHAR_HINTS.get(source.text[pos:pos + 2], '')}")
-    return Diagnostic(span, "unexpected end of file")
-
-
-# Slips from other languages, and what the rule language writes instead.
-_CHAR_HINTS = {"&&": "; write 'and' for '&&'", "||": "; write 'or' for '||'", "!=": "",
-               "!": "; write 'not' for '!'"}
-_CHAR_HINTS.update({f"!{c}": "; write 'not' for '!'" for c in "abcdefghijklmnopqrstuvwxyz(_"})
-
-
-# Words after which a new name is declared, and what it names.
-_DECLARING = {"func": "function", "proc": "procedure", "let": "local", "var": "variable", "const": "constant",
-              "zone": "zone", "option": "option", "enum": "enum", "component": "component", "for": "loop variable",
-              "choose": "choice"}
-
-
-def _hint(tok: lark.Token, source: SourceFile, expected: set[str]) -> str:
-    """A suggestion for a token that is a common slip: `else if`, a keyword used as a name."""
-    before = source.text[: tok.start_pos].rstrip() if tok.start_pos is not None else ""
-    if str(tok) == "if" and before.endswith("else"):
-        return "; write 'elif' for 'else if'"
-    declaring = before.rsplit(None, 1)[-1] if before else ""
-    if "NAME" in expected and declaring in _DECLARING and str(tok).isidentifier():
-        return f"; {str(tok)!r} is a keyword of the rule language and cannot name a {_DECLARING[declaring]}"
-    return ""
+    return lark_parser.keyword_names(_parser())
 
 
 def parse(source: SourceFile, parser: lark.Lark | None = None) -> ast.RuleFile:
@@ -214,16 +258,17 @@ def parse(source: SourceFile, parser: lark.Lark | None = None) -> ast.RuleFile:
 
     Only the first syntax error is reported: LALR recovery mostly yields a cascade of
     follow-on errors that point nowhere useful. Semantic errors are all reported at once.
-    `parser` is one from `load_parser`, with lark's own lexer: the tests compare the two.
+    `parser` is one from `load_parser` (lark's, with lark's own lexer): the tests compare them.
     """
     check_limits(source)
-    parser = parser or _parser()
+    driver = _driver() if parser is None else None
     with _LOCK:
         _BUILDER.filename = source.filename
-        try:
-            # The builder turns the `start` rule into a RuleFile.
-            return cast("ast.RuleFile", parser.parse(source.text))
-        except lark.exceptions.UnexpectedInput as err:
-            raise RuleError([_diagnostic(err, source)], source) from None
-        except RuleError as err:  # from the builder, which knows no source text
-            raise RuleError(err.diagnostics, source) from None
+        if driver is not None:
+            try:
+                return cast("ast.RuleFile", driver.run(source.text))
+            except (_Unsure, RuleError):
+                pass
+        from boardkit.lang import lark_parser  # noqa: PLC0415 - lark only where the parser here stops
+
+        return lark_parser.parse(parser or _parser(), source)
