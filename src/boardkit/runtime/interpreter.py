@@ -166,23 +166,21 @@ class Interpreter:
 
         An option is a value for `choose x from`, a branch index for `choose { }`, or SKIP.
         """
+        frame = s.frames[-1]
+        return self._open(s, frame[0], frame[1], frame[2])
+
+    def _open(self, s: State, name: str, pc: int, local: dict[str, Value]) -> tuple[list[Any], list[Any]]:
+        """The options of the decision at `pc` of `name` before look-ahead (fresh lists), a rule fault located."""
+        kind, raw = self._decisions[name][pc][:2]
         try:
-            return self._raw_options(s)
+            if kind is _PLAIN:
+                return list(raw(s, local)), []  # D_* functions give each option once
+            if kind is _BRANCH:
+                plain, fallback = raw(s, local)  # W_* functions: (plain, otherwise)
+                return plain, fallback
+            return [*raw(s, local), SKIP], []
         except RULE_FAULTS as exc:
-            proc, pc, _, _ = self._site(s)
-            msg = rule_fault(exc)
-            raise RuleRuntimeError(msg, proc.span(pc)) from None
-
-    def _raw_options(self, s: State) -> tuple[list[Any], list[Any]]:
-        _, _, ins, site = self._site(s)
-        return self._raw(s, ins, site, s.frames[-1][2])
-
-    def _raw(self, s: State, ins: Decision, site: Any, local: dict[str, Value]) -> tuple[list[Any], list[Any]]:  # noqa: ANN401 - the generated site tables
-        if ins.__class__ is Branch:
-            return site[0](s, local)  # type: ignore[no-any-return] # W_* functions: (plain, otherwise)
-        if ins.optional is not None:  # type: ignore[union-attr]
-            return [*site[0](s, local), SKIP], []
-        return list(site[0](s, local)), []  # D_* functions give each option once
+            raise RuleRuntimeError(rule_fault(exc), self.procs[name].span(pc)) from None
 
     def option_labels(self, s: State, options: list[Any]) -> list[str]:
         """Labels of the options, made unique.
@@ -256,10 +254,6 @@ class Interpreter:
         frame[1] += 1
         return label
 
-    def _below(self, s: State) -> bool:
-        """Whether a dead end may follow, within the turn, where the callers of the top frame resume."""
-        return self._below_of(s.frames)
-
     def _below_of(self, frames: list[list[Any]]) -> bool:
         # The answer holds for the top frame's whole life (the frames below wait at their
         # calls), so it is kept in the frame, after its name, pc and locals; snapshots and
@@ -286,19 +280,9 @@ class Interpreter:
         """
         frame = s.frames[-1]
         name, pc, local = frame[0], frame[1], frame[2]
-        kind, raw, by, code, quick, var = self._decisions[name][pc]
-        try:
-            if kind is _PLAIN:
-                plain, fallback = list(raw(s, local)), []  # D_* functions give each option once
-            elif kind is _BRANCH:
-                plain, fallback = raw(s, local)  # W_* functions: (plain, otherwise)
-            else:
-                plain, fallback = [*raw(s, local), SKIP], []
-        except RULE_FAULTS as exc:
-            raise RuleRuntimeError(rule_fault(exc), self.procs[name].span(pc)) from None
-        player = local.get("$actor") if by is None else None
-        if player.__class__ is not int or not 0 <= player < s.nplayers:
-            player = self._chooser(s, self.procs[name], pc, by, local)
+        _, _, by, code, quick, var = self._decisions[name][pc]
+        plain, fallback = self._open(s, name, pc, local)
+        player = self._chooser(s, self.procs[name], pc, by, local)
         if code == _STOPS:  # no dead end ahead, and its procedure does not return: nothing to try
             return plain or fallback, player
         below = self._below_of(s.frames)
@@ -324,13 +308,8 @@ class Interpreter:
                 legal = []
                 for o in options:
                     s.work = WORK_LIMIT  # each continuation may do a run's work; the trial count bounds them
-                    local = s.frames[-1][2]  # a full trial's restore puts new frames in place
-                    if quick is None:
-                        found = None
-                    elif var is None:
-                        found = quick[o](s, local, 0, below)  # type: ignore[index]
-                    else:
-                        found = quick(s, {**local, var: None if o is SKIP else o}, 0, below)  # type: ignore[operator]
+                    # (a full trial's restore puts new frames in place: the locals are read anew)
+                    found = None if quick is None else _shortcut(s, quick, var, s.frames[-1][2], o, 0, below)
                     if found is None:
                         found = self._full(s, snap, o, chooser, 0)
                     if found:
@@ -416,30 +395,21 @@ class Interpreter:
         if not self.shortcuts:
             return None
         top = s.frames[-1]
-        quick = self.program.quick.get((top[0], top[1]))
+        quick, var = self._decisions[top[0]][top[1]][4:]
         if quick is None:
             return None
         if below is None:
-            below = self._below(s)
-        if isinstance(quick, tuple):
-            return quick[option](s, top[2], depth, below)
-        ins = self.procs[top[0]].code[top[1]]
-        return quick(s, {**top[2], ins.var: None if option is SKIP else option}, depth, below)
+            below = self._below_of(s.frames)
+        return _shortcut(s, quick, var, top[2], option, depth, below)
 
     def _completable(self, s: State, chooser: int, depth: int) -> bool:
         """Whether the turn can be completed from here: the look-ahead's step after an option."""
         if self.run(s, probe=True) != DECISION:
             return True
         frame = s.frames[-1]
-        kind, raw, by, code, _, _ = self._decisions[frame[0]][frame[1]]
-        local = frame[2]
-        try:
-            if kind is _BRANCH:
-                plain, fallback = raw(s, local)
-            else:
-                plain, fallback = (raw(s, local) if kind is _PLAIN else [*raw(s, local), SKIP]), []
-        except RULE_FAULTS as exc:
-            raise RuleRuntimeError(rule_fault(exc), self.procs[frame[0]].span(frame[1])) from None
+        name, pc, local = frame[0], frame[1], frame[2]
+        _, _, by, code, _, _ = self._decisions[name][pc]
+        plain, fallback = self._open(s, name, pc, local)
         if not plain and not fallback:
             return False
         if depth >= PROBE_DEPTH or code == _STOPS:
@@ -447,14 +417,20 @@ class Interpreter:
         below = self._below_of(s.frames)
         if code != _FAILS and not below:
             return True
-        player = local.get("$actor") if by is None else None
-        if player.__class__ is not int or not 0 <= player < s.nplayers:
-            player = self._chooser(s, self.procs[frame[0]], frame[1], by, local)
+        player = self._chooser(s, self.procs[name], pc, by, local)
         if player != chooser:
             return True
         snap: list[Snapshot] = []
         return any(self._try(s, snap, o, chooser, depth + 1, below=below) for o in plain) or any(
             self._try(s, snap, o, chooser, depth + 1, below=below) for o in fallback)
+
+
+def _shortcut(s: State, quick: QuickFn | tuple[QuickFn, ...], var: str | None, local: dict[str, Value],  # noqa: PLR0917 - one call per option tried
+              option: Value, depth: int, below: bool) -> bool | None:  # noqa: FBT001 - positional: the hot call
+    """The look-ahead's shortcut for one option: one function per branch option, or one with the value set."""
+    if var is None:
+        return quick[option](s, local, depth, below)  # type: ignore[index]
+    return quick(s, {**local, var: None if option is SKIP else option}, depth, below)  # type: ignore[operator]
 
 
 class _NoEvents(list[Event | tuple[Any, ...]]):

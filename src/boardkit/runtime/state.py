@@ -44,8 +44,6 @@ class Layout:
         players = list(range(nplayers))
         self.zone_keys: list[Key] = []
         self.zone_defs: list[ZoneDef] = []
-        # What `move` asks of a zone: its kind, and whether it is public.
-        self.zone_kind: list[tuple[str, bool]] = []
         # The capacity rule of each slot, if its zone has one.
         self.zone_capacity: list[SiteFn | None] = []
         self.zone_owner: list[int | None] = []
@@ -55,7 +53,6 @@ class Layout:
             for combo in itertools.product(*domains):
                 self.zone_keys.append((z.name, *combo) if combo else z.name)
                 self.zone_defs.append(z)
-                self.zone_kind.append((z.kind, z.visibility == "public"))
                 self.zone_capacity.append(program.capacity.get(z.name))
                 self.zone_owner.append(cast("int", combo[owner_dim]) if owner_dim is not None else None)
         self.zslot = {k: i for i, k in enumerate(self.zone_keys)}
@@ -186,8 +183,9 @@ class State:
         zones, loc = self.zones, self.loc
         by_source = self._take_out(chosen, dest)
         lay = self.layout
-        kind, public = lay.zone_kind[dest]
-        if self.known and public:
+        zdef = lay.zone_defs[dest]
+        kind = zdef.kind
+        if self.known and zdef.visibility == "public":
             # Everyone sees pieces in a public zone; what was known of them is moot from here.
             self.known = {i: m for i, m in self.known.items() if loc[i] != dest}
         if kind != "bag" and (end == "top" or (end is None and kind == "stack")):
