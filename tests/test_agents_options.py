@@ -31,6 +31,8 @@ def mandala() -> boardkit.Ruleset:
     ("mcts:2s:explore=1.4", {"seconds": 2.0, "explore": 1.4}),
     ("mcts:4:top=2:root=30", {"iterations": 4, "top": 2, "root": 30, "depth": 0}),
     ("mcts:50: top = 3 ", {"iterations": 50, "top": 3}),
+    ("mcts:9:top=3:depth=1:margin=2.5", {"iterations": 9, "top": 3, "depth": 1, "margin": 2.5}),
+    ("mcts:9:top=3", {"margin": 0.0}),
 ])
 def test_spec_options_set_the_search(spec: str, expected: dict[str, object]) -> None:
     agent = make_agent(spec, 1)
@@ -40,7 +42,7 @@ def test_spec_options_set_the_search(spec: str, expected: dict[str, object]) -> 
 
 @pytest.mark.parametrize(("spec", "message"), [
     ("mcts:200:width=3", (r"bad option 'width=3' in 'mcts:200:width=3': give key=value with a key among "
-                          r"explore, guide, plan, rollout, top, depth, root, follow")),
+                          r"explore, guide, plan, rollout, top, depth, root, follow, margin")),
     ("mcts:200:top", "bad option 'top'"),
     ("mcts:200:guide=2", r"bad value '2' for guide in 'mcts:200:guide=2': guide takes a number from 0 to 1"),
     ("mcts:200:rollout=1.5", "rollout takes a whole number at least 0"),
@@ -48,6 +50,8 @@ def test_spec_options_set_the_search(spec: str, expected: dict[str, object]) -> 
     ("mcts:200:root=0", "root takes a whole number at least 1"),
     ("mcts:200:follow=2", "follow takes a whole number from 0 to 1"),
     ("mcts:200:explore=nan", "bad value 'nan' for explore"),
+    ("mcts:200:margin=-1", "margin takes a number at least 0"),
+    ("mcts:200:margin=inf", "bad value 'inf' for margin"),
     ("mcts:fast:top=2", "bad budget in 'mcts:fast'"),
     ("mcts:top=2:100", "bad option '100'"),
     ("greedy:50:top=2", "bad budget"),
@@ -168,6 +172,16 @@ def test_compare_mode_is_seeded_and_follow_keeps_the_chosen_line(mandala: boardk
             del agent._compare, twin._compare  # noqa: SLF001
             game.apply_action(labels.index(rest[0]))
     assert followed > 0
+
+
+def test_margin_keeps_greedys_choice_unless_another_beats_it_by_more(mandala: boardkit.Ruleset) -> None:
+    """A position where the comparison leaves greedy's first move; a margin above any gain keeps it."""
+    game = mandala.new_game(players=2, seed=20)
+    game.apply_action(GreedyAgent(seed=1, budget=20).act(game))
+    options = {"iterations": 6, "depth": 1, "rollout": 2, "guide": 1.0}
+    greedys = MCTSAgent(seed=0, top=1, **options).act(game)  # type: ignore[arg-type]
+    assert MCTSAgent(seed=0, top=3, **options).act(game) != greedys  # type: ignore[arg-type]
+    assert MCTSAgent(seed=0, top=3, margin=1e12, **options).act(game) == greedys  # type: ignore[arg-type]
 
 
 @pytest.mark.slow

@@ -184,7 +184,8 @@ class MCTSAgent:
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None, *,
                  rollout: int = 1, guide: float = 0.0, explore: float = _EXPLORE, top: int = 0,
-                 plan: int = 0, depth: int = 0, root: int = GREEDY_BUDGET, follow: int = 0) -> None:
+                 plan: int = 0, depth: int = 0, root: int = GREEDY_BUDGET, follow: int = 0,
+                 margin: float = 0.0) -> None:
         self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
         self.iterations = iterations
         self.seconds = seconds
@@ -196,6 +197,7 @@ class MCTSAgent:
         self.depth = depth
         self.root = root
         self.follow = follow
+        self.margin = margin
         # With `follow`: the rest of the line chosen at the start of the turn (as the greedy agent's plan).
         self._plan: tuple[Game, int, list[str]] | None = None
         self._margins = _Scale()
@@ -263,6 +265,8 @@ class MCTSAgent:
                 totals[label] += advantage(world, player)
             rounds += 1
         best = max(candidates, key=lambda label: (totals[label], -ranks[label]))
+        if totals[best] - totals[candidates[0]] <= self.margin * rounds:
+            best = candidates[0]  # not better than greedy's choice by enough to leave it
         self._plan = (game, len(game.history) + 1, self._lines[best])
         return moves.index(best)
 
@@ -481,7 +485,8 @@ def _greedy(budget: str | None, seed: int) -> Agent:
 # MCTS's options in a spec: name, type, least value, greatest value (None: no bound).
 _MCTS_OPTIONS: dict[str, tuple[type[int | float], float, float | None]] = {
     "explore": (float, 0, None), "guide": (float, 0, 1), "plan": (int, 0, None), "rollout": (int, 0, None),
-    "top": (int, 0, None), "depth": (int, 0, None), "root": (int, 1, None), "follow": (int, 0, 1)}
+    "top": (int, 0, None), "depth": (int, 0, None), "root": (int, 1, None), "follow": (int, 0, 1),
+    "margin": (float, 0, None)}
 
 
 def _mcts(budget: str | None, seed: int) -> Agent:
@@ -513,7 +518,7 @@ def _mcts(budget: str | None, seed: int) -> Agent:
                      guide=options.get("guide", 0.0), explore=options.get("explore", _EXPLORE),
                      top=int(options.get("top", 0)), plan=int(options.get("plan", 0)),
                      depth=int(options.get("depth", 0)), root=int(options.get("root", GREEDY_BUDGET)),
-                     follow=int(options.get("follow", 0)))
+                     follow=int(options.get("follow", 0)), margin=options.get("margin", 0.0))
 
 
 register_agent("greedy", _greedy)
