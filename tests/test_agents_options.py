@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import boardkit
-from boardkit.agents import GreedyAgent, MCTSAgent, make_agent
+from boardkit.agents import GreedyAgent, MCTSAgent, make_agent, register_agent
 from boardkit.tools.simulate import simulate
 
 CONNECT_FOUR = str(Path(__file__).resolve().parents[1] / "benchmarks" / "connect_four.bk")
@@ -182,6 +182,29 @@ def test_margin_keeps_greedys_choice_unless_another_beats_it_by_more(mandala: bo
     greedys = MCTSAgent(seed=0, top=1, **options).act(game)  # type: ignore[arg-type]
     assert MCTSAgent(seed=0, top=3, **options).act(game) != greedys  # type: ignore[arg-type]
     assert MCTSAgent(seed=0, top=3, margin=1e12, **options).act(game) == greedys  # type: ignore[arg-type]
+
+
+def test_a_wrapped_kind_counts_the_turns_that_left_greedys_choice(mandala: boardkit.Ruleset) -> None:
+    """register_agent gives the factory it replaces, so a run can keep its agents and read their counts."""
+    made: list[MCTSAgent] = []
+
+    def keep(budget: str | None, seed: int) -> boardkit.agents.Agent:
+        agent = plain(budget, seed)
+        assert isinstance(agent, MCTSAgent)
+        made.append(agent)
+        return agent
+
+    plain = register_agent("mcts", keep)
+    assert plain is not None
+    try:
+        simulate(mandala, games=2, players=2, seed=5, agents=["mcts:6:top=3:depth=1:rollout=2:guide=1", "greedy"],
+                 rotate=True)
+    finally:
+        assert register_agent("mcts", plain) is keep
+    # The run checks the spec with one agent first, then makes one a game. Seen: 13 of 65 and 23 of 87
+    # turns left greedy's first move.
+    assert len(made) == 3
+    assert all(0 < agent.departed < agent.compared for agent in made[1:])
 
 
 @pytest.mark.slow

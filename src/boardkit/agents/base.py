@@ -46,9 +46,14 @@ class RandomAgent:
 _FACTORIES: dict[str, AgentFactory] = {}
 
 
-def register_agent(name: str, factory: AgentFactory) -> None:
-    """Makes ``name`` (and ``name:budget``) a spec that ``make_agent`` understands."""
+def register_agent(name: str, factory: AgentFactory) -> AgentFactory | None:
+    """Makes ``name`` (and ``name:budget``) a spec that ``make_agent`` understands; gives the factory it replaces.
+
+    A caller may wrap an agent kind this way, e.g. to keep the agents a run makes.
+    """
+    replaced = _FACTORIES.get(name)
     _FACTORIES[name] = factory
+    return replaced
 
 
 def agent_names() -> list[str]:

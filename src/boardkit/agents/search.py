@@ -203,6 +203,9 @@ class MCTSAgent:
         self._margins = _Scale()
         # With `top`: the rest of the greedy line (move labels) after each root candidate.
         self._lines: dict[str, list[str]] = {}
+        # With `top` and `depth=1`: the turns compared, and how many of them left greedy's first move.
+        self.compared = 0
+        self.departed = 0
 
     def act(self, game: Game) -> int:
         """The index, in ``game.legal_actions()``, of the most visited move at the root."""
@@ -267,6 +270,8 @@ class MCTSAgent:
         best = max(candidates, key=lambda label: (totals[label], -ranks[label]))
         if totals[best] - totals[candidates[0]] <= self.margin * rounds:
             best = candidates[0]  # not better than greedy's choice by enough to leave it
+        self.compared += 1
+        self.departed += best != candidates[0]
         self._plan = (game, len(game.history) + 1, self._lines[best])
         return moves.index(best)
 
