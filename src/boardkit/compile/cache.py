@@ -103,16 +103,26 @@ def _encode(value: object) -> _Marshal:
 
     Expressions are left out (None), since the generated code carries them.
     """
-    if isinstance(value, _EXPRESSIONS):
-        return None
-    cls = type(value)
-    if attrs.has(cls):
-        return [cls.__name__, *(_encode(getattr(value, f.name)) for f in attrs.fields(cls))]
-    if isinstance(value, tuple):
-        return tuple(_encode(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _encode(v) for k, v in value.items()}
-    return cast("_Marshal", value)  # a number, text or None: marshal refuses anything else
+    cls = value.__class__
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        if cls in _PLAIN:
+            return cast("_Marshal", value)  # a number, text or None: marshal refuses anything else
+        if cls is tuple:
+            return tuple(map(_encode, cast("tuple[object, ...]", value)))
+        if cls is dict:
+            return {k: _encode(v) for k, v in cast("dict[object, object]", value).items()}
+        if isinstance(value, _EXPRESSIONS):
+            return None
+        if not attrs.has(cls):
+            return cast("_Marshal", value)
+        fields = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls))
+    return [cls.__name__, *(_encode(getattr(value, f)) for f in fields)]
+
+
+# Per model class, its fields in order (classes of the model are told apart by exact class: fast).
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_PLAIN = frozenset({int, str, bool, float, type(None)})
 
 
 def _decode(value: Any) -> Any:  # noqa: ANN401 - marshal data of any shape, told apart by exact class (fast)
