@@ -60,10 +60,10 @@ def generate(game: d.GameDef) -> str:
     w.line("")
     # One text of "file line column end_line end_column" per span: a literal compile() reads at
     # once, where a tuple per span was a tenth of compiling the module.
-    files = sorted({sp.filename for sp in w.spans})
-    index = {f: i for i, f in enumerate(files)}
+    names = sorted({sp.filename for sp in w.spans})
+    index = {f: i for i, f in enumerate(names)}
     table = ";".join(f"{index[sp.filename]} {sp.line} {sp.column} {sp.end_line} {sp.end_column}" for sp in w.spans)
-    w.line(f"SPANS = _spans({tuple(files)!r}, {table!r})")
+    w.line(f"SPANS = _spans({tuple(names)!r}, {table!r})")
     w.line("")
     return "\n".join(w.lines + body.lines) + "\n"
 
