@@ -245,7 +245,7 @@ def children(node: Expr | KeyFunc | CompFor) -> list[Expr | KeyFunc | CompFor]:
     for name in nodes[node.__class__]:
         value = getattr(node, name)
         if value.__class__ is tuple:
-            out.extend(v for v in cast("tuple[Any, ...]", value) if v.__class__ in nodes)
+            out += [cast("Expr", v) for v in value if v.__class__ in nodes]
         elif value.__class__ in nodes:
             out.append(cast("Expr", value))
     return out
