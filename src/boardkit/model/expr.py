@@ -7,7 +7,7 @@ plain data that can be read, compared and printed.
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias, cast
+from typing import TypeAlias, cast
 
 import attrs
 
