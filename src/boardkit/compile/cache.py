@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import marshal
+import os
 from pathlib import Path
 from types import CodeType
 from typing import Any, TypeAlias, cast
@@ -51,12 +52,19 @@ def engine_id() -> str:
 
     Code that changed since an entry was written (an editable install, a patched one) makes a miss.
     """
-    root = Path(__file__).resolve().parents[1]
     parts = [__version__]
-    for path in sorted(root.rglob("*")):
-        if path.suffix in (".py", ".lark"):
-            st = path.stat()
-            parts.append(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")
+
+    def scan(directory: str, relative: str) -> None:
+        with os.scandir(directory) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        scan(entry.path, f"{relative}{entry.name}/")
+                elif entry.name.endswith((".py", ".lark")):
+                    st = entry.stat()
+                    parts.append(f"{relative}{entry.name}:{st.st_size}:{st.st_mtime_ns}")
+
+    scan(str(Path(__file__).resolve().parents[1]), "")
     return diskcache.digest(*parts)
 
 
@@ -103,16 +111,26 @@ def _encode(value: object) -> _Marshal:
 
     Expressions are left out (None), since the generated code carries them.
     """
-    if isinstance(value, _EXPRESSIONS):
-        return None
-    cls = type(value)
-    if attrs.has(cls):
-        return [cls.__name__, *(_encode(getattr(value, f.name)) for f in attrs.fields(cls))]
-    if isinstance(value, tuple):
-        return tuple(_encode(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _encode(v) for k, v in value.items()}
-    return cast("_Marshal", value)  # a number, text or None: marshal refuses anything else
+    cls = value.__class__
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        if cls in _PLAIN:
+            return cast("_Marshal", value)  # a number, text or None: marshal refuses anything else
+        if cls is tuple:
+            return tuple(map(_encode, cast("tuple[object, ...]", value)))
+        if cls is dict:
+            return {k: _encode(v) for k, v in cast("dict[object, object]", value).items()}
+        if isinstance(value, _EXPRESSIONS):
+            return None
+        if not attrs.has(cls):
+            return cast("_Marshal", value)
+        fields = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls))
+    return [cls.__name__, *(_encode(getattr(value, f)) for f in fields)]
+
+
+# Per model class, its fields in order (classes of the model are told apart by exact class: fast).
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_PLAIN = frozenset({int, str, bool, float, type(None)})
 
 
 def _decode(value: Any) -> Any:  # noqa: ANN401 - marshal data of any shape, told apart by exact class (fast)

@@ -10,7 +10,8 @@ points a reader at the rule text.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+from typing import TYPE_CHECKING, Any
 
 from boardkit._version import __version__
 from boardkit.compile.exprgen import ExprGen
@@ -57,10 +58,12 @@ def generate(game: d.GameDef) -> str:
     w.line("# Generated code: edit the rule files, not this module. Names bound by the runtime: s is")
     w.line("# the game state, L the locals of the running procedure, F its frame; _* are its helpers.")
     w.line("")
-    w.line("SPANS = (")
-    for sp in w.spans:
-        w.line(f"({sp.filename!r}, {sp.line}, {sp.column}, {sp.end_line}, {sp.end_column}),", 1)
-    w.line(")")
+    # One text of "file line column end_line end_column" per span: a literal compile() reads at
+    # once, where a tuple per span was a tenth of compiling the module.
+    names = sorted({sp.filename for sp in w.spans})
+    index = {f: i for i, f in enumerate(names)}
+    table = ";".join(f"{index[sp.filename]} {sp.line} {sp.column} {sp.end_line} {sp.end_column}" for sp in w.spans)
+    w.line(f"SPANS = _spans({tuple(names)!r}, {table!r})")
     w.line("")
     return "\n".join(w.lines + body.lines) + "\n"
 
@@ -70,7 +73,10 @@ def _constants(w: Writer, game: d.GameDef) -> None:
     for c in game.consts.values():
         w.line(f"def _k_{c.name}(s):")
         idx = w.at(c.span, 1)
-        w.line(f"return {w.ex.gen(c.value)}", 1)
+        data = _literal(c.value)
+        # A table written out as data: compile() reads one text, not a list display per row.
+        value = w.ex.gen(c.value) if data is None else f"_data({json.dumps(data, separators=(',', ':'))!r})"
+        w.line(f"return {value}", 1)
         w.line(f"K_{c.name} = _const(_k_{c.name}, {idx})")
     w.line("")
     w.line("# Options: (default, choices or None, where declared).")
@@ -88,6 +94,16 @@ def _constants(w: Writer, game: d.GameDef) -> None:
         entries.append(f"{o.name!r}: (_o_{o.name}, {choices}, {idx})")
     w.line(f"OPTIONS = {{{', '.join(entries)}}}")
     w.line("")
+
+
+def _literal(node: m.Expr) -> m.Scalar | list[Any] | None:
+    """The value of an expression made only of literals and lists of them, as JSON data; else None."""
+    if isinstance(node, m.ListLit):
+        items = [_literal(item) for item in node.items]
+        return None if any(item is None for item in items) else items
+    if isinstance(node, m.Lit) and node.value is not None:
+        return node.value
+    return None
 
 
 def _functions(w: Writer, game: d.GameDef) -> None:
@@ -158,8 +174,10 @@ def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], f
     calls: dict[str, set[str]] = {}
     chance: set[str] = set()
     walks: set[str] = set()
+    sizes: dict[str, int] = {}
     for f in game.funcs.values():
         nodes = m.walk(f.body)
+        sizes[f.name] = len(nodes)
         calls[f.name] = {n.name for n in nodes if isinstance(n, m.FuncCall)}
         if any(isinstance(n, m.BuiltinCall) and n.name == "random" for n in nodes):
             chance.add(f.name)
@@ -178,7 +196,7 @@ def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], f
             continue
         if name in walks and not listed:
             out.add(name)
-        elif len(m.walk(game.funcs[name].body)) <= _INLINE_SIZE:
+        elif sizes[name] <= _INLINE_SIZE:
             small.add(name)
     return frozenset(out), frozenset(small)
 

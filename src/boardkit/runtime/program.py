@@ -10,6 +10,7 @@ rule language, the runtime helpers, and no Python built-ins.
 from __future__ import annotations
 
 import hashlib
+import json
 import linecache
 import re
 from collections.abc import Callable
@@ -133,7 +134,7 @@ class Program:
                   _TurnStarted=TurnStarted, _TurnEnded=TurnEnded, _const=self._const, _runaway=self._runaway,
                   _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,
                   _offered=offered, _QUICK_FAULTS=(*RULE_FAULTS, Horizon),
-                  _MISS=_MISS, TypeError=TypeError, bool=bool)
+                  _MISS=_MISS, TypeError=TypeError, bool=bool, _spans=_spans, _data=json.loads)
         return ns
 
     # Errors, located by the span indexes the generated code passes.
@@ -203,6 +204,15 @@ def compile_module(name: str, source: str) -> CodeType:
 # The most steps (backward jumps and calls) between two decisions.
 STEP_LIMIT = 1_000_000
 _MARK = re.compile(r"\s*#@ (\d+) ")
+
+
+def _spans(files: tuple[str, ...], table: str) -> tuple[tuple[str, int, int, int, int], ...]:
+    """The generated module's span table from its text (see `compile.module.generate`)."""
+    out = []
+    for entry in table.split(";") if table else ():
+        f, line, col, end_line, end_col = map(int, entry.split())
+        out.append((files[f], line, col, end_line, end_col))
+    return tuple(out)
 
 
 def _line_spans(source: str) -> list[int]:
