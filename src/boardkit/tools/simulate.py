@@ -11,6 +11,7 @@ import functools
 import multiprocessing
 import os
 import random
+import signal
 import statistics
 import threading
 import time
@@ -575,7 +576,7 @@ def watch_parent(parent: int) -> None:
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(_WATCH_PERIOD)
-        os._exit(1)
+        signal.raise_signal(signal.SIGTERM)  # the whole process, whatever its main thread is doing
 
     threading.Thread(target=watch, name="boardkit-watch-parent", daemon=True).start()
 
