@@ -107,6 +107,16 @@ def test_a_clone_offers_what_its_original_offered_without_trying_them_again(
     assert twin.to_json() == game.to_json()
 
 
+def test_the_state_keeps_few_enough_attributes_for_fast_reads() -> None:
+    """CPython 3.11 shares an instance dict's keys (and reads them fast) up to 29 of them (runtime/state.py)."""
+    game = boardkit.load_ruleset("chakra").new_game(players=2, seed=1)
+    game.clone()  # a searched game keeps one more thing
+    rng = random.Random(1)
+    for _ in range(20):
+        game.apply_action(rng.randrange(len(game.legal_actions())))
+    assert len(vars(game.state)) <= 29  # noqa: PLR2004 - CPython's bound, see above
+
+
 def _no_lookahead(*_args: object) -> None:
     raise AssertionError("a clone ran the look-ahead for options its original knew")
 

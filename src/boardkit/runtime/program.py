@@ -27,6 +27,7 @@ from boardkit.runtime.events import TurnEnded, TurnStarted
 from boardkit.runtime.grid import top_at
 from boardkit.runtime.listops import LIST_LIMIT
 from boardkit.runtime.options import offered
+from boardkit.runtime.proofs import cut_off
 from boardkit.runtime.work import (
     ConstState,
     add,
@@ -143,7 +144,8 @@ class Program:
                   _TurnStarted=TurnStarted, _TurnEnded=TurnEnded, _const=self._const, _runaway=self._runaway,
                   _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,
                   _offered=offered, _QUICK_FAULTS=(*RULE_FAULTS, Horizon),
-                  _MISS=_MISS, TypeError=TypeError, bool=bool, _spans=_spans, _data=json.loads)
+                  _MISS=_MISS, TypeError=TypeError, bool=bool, _spans=_spans, _data=json.loads,
+                  _cut_off=cut_off)
         return ns
 
     # Errors, located by the span indexes the generated code passes.
