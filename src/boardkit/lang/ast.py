@@ -2,42 +2,71 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, dataclass_transform
 
-import attrs
-
-from boardkit.source import Span
+from attrs.exceptions import FrozenInstanceError
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from boardkit.source import Span
 
-class _Node:
-    """What every node has: its repr, equality and hash, as attrs would write them for each class.
+# The node classes whose `__init__` is still to be written (at the end of this module, all at once).
+_PENDING: list[type[_Node]] = []
 
-    Written once here, so that attrs builds only each class's `__init__`: building the classes
-    was most of importing the front end. Nodes form trees (frozen: no cycles), which the repr
-    relies on; nodes are compared in tests, and rarely hashed.
+
+@dataclass_transform(kw_only_default=True, frozen_default=True)
+class _NodeType(type):
+    """Makes a node class from its annotations: a slot per field, and the field names, in order.
+
+    Nodes used to be attrs classes; building 56 of them (and their methods) was most of
+    importing the front end. A class here is a plain slotted class; the `__init__`s of all of
+    them are compiled together, once (`_write_inits`).
+    """
+
+    def __new__(cls, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> _NodeType:
+        own = [f for f, hint in namespace.get("__annotations__", {}).items() if not hint.startswith("ClassVar")]
+        defaults = {f: namespace.pop(f) for f in own if f in namespace}
+        namespace["__slots__"] = tuple(own)
+        node_type = super().__new__(cls, name, bases, namespace)
+        if own:
+            node_type._fields = tuple(own)  # type: ignore[attr-defined]
+            node_type._defaults = defaults  # type: ignore[attr-defined]
+            _PENDING.append(node_type)  # type: ignore[arg-type]
+        return node_type
+
+
+class _Node(metaclass=_NodeType):
+    """What every node has: frozen fields, its repr, equality and hash (as attrs wrote them).
+
+    Nodes form trees (frozen: no cycles), which the repr relies on; nodes are compared in
+    tests, and rarely hashed.
     """
 
     __slots__ = ()
-    __attrs_attrs__: ClassVar[tuple[attrs.Attribute[Any], ...]]
+    _fields: ClassVar[tuple[str, ...]]  # in order, `span` first
+    _defaults: ClassVar[dict[str, object]]
 
     def __repr__(self) -> str:
-        values = ", ".join(f"{a.name}={getattr(self, a.name)!r}" for a in self.__attrs_attrs__)
+        values = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
         return f"{type(self).__qualname__}({values})"
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return all(getattr(self, a.name) == getattr(other, a.name) for a in self.__attrs_attrs__)
+        return all(getattr(self, name) == getattr(other, name) for name in self._fields)
 
     def __hash__(self) -> int:
-        return hash((type(self).__qualname__, *(getattr(self, a.name) for a in self.__attrs_attrs__)))
+        return hash((type(self).__qualname__, *(getattr(self, name) for name in self._fields)))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError
 
 
 # Expressions.
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Num(_Node):
     """`42`: a whole number."""
 
@@ -45,7 +74,6 @@ class Num(_Node):
     value: int
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Str(_Node):
     """`"red"`: a text."""
 
@@ -53,7 +81,6 @@ class Str(_Node):
     value: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Bool(_Node):
     """`true` or `false`."""
 
@@ -61,14 +88,12 @@ class Bool(_Node):
     value: bool
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class NoneLit(_Node):
     """`none`: no value, e.g. what `choose ... optional` binds when the player declines."""
 
     span: Span
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Name(_Node):
     """`deck`, `score`, `p`: a name, resolved by the checker."""
 
@@ -76,14 +101,12 @@ class Name(_Node):
     name: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class It(_Node):
     """The item under test in `xs where cond`."""
 
     span: Span
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ItAttr(_Node):
     """`.colour`: an attribute of `it`, inside `where` or a component label."""
 
@@ -91,7 +114,6 @@ class ItAttr(_Node):
     attr: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Attr(_Node):
     """`x.colour`: an attribute of a piece, or of each piece of a list."""
 
@@ -100,7 +122,6 @@ class Attr(_Node):
     attr: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Index(_Node):
     """`hand[p]`, `score[p, c]`: a zone or variable with its indexes."""
 
@@ -109,7 +130,6 @@ class Index(_Node):
     args: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Call(_Node):
     """`count(xs)`, `f(x)`: a call of a built-in or of a function of the rules."""
 
@@ -118,7 +138,6 @@ class Call(_Node):
     args: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Unary(_Node):
     """`not x` or `-x`."""
 
@@ -127,7 +146,6 @@ class Unary(_Node):
     operand: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Binary(_Node):
     """`x op y`: arithmetic (`+ - * / %`), a comparison, or `in` and `not in`."""
 
@@ -137,7 +155,6 @@ class Binary(_Node):
     right: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class BoolOp(_Node):
     """`x and y and ...` or `x or y or ...`; a chained comparison is an `and` of comparisons."""
 
@@ -146,7 +163,6 @@ class BoolOp(_Node):
     values: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Ternary(_Node):
     """`if cond then x else y`."""
 
@@ -156,7 +172,6 @@ class Ternary(_Node):
     other: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ListLit(_Node):
     """`[a, b, c]`."""
 
@@ -164,7 +179,6 @@ class ListLit(_Node):
     items: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class CompFor(_Node):
     """`for var in iter [if cond]`, one clause of a list comprehension or of `create`."""
 
@@ -174,7 +188,6 @@ class CompFor(_Node):
     cond: Expr | None
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ListComp(_Node):
     """`[elt for v in xs if cond ...]`: a list comprehension, its clauses outermost first."""
 
@@ -183,7 +196,6 @@ class ListComp(_Node):
     fors: tuple[CompFor, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Where(_Node):
     """`xs where cond`: the items of a list for which `cond` holds of `it`."""
 
@@ -193,7 +205,6 @@ class Where(_Node):
 
 
 # Statements.
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Let(_Node):
     """`let x = e`: binds a new local."""
 
@@ -202,7 +213,6 @@ class Let(_Node):
     value: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Set(_Node):
     """`set x = e`, `set score[p] += e`: assigns a local or a variable; `index` is None without brackets."""
 
@@ -213,7 +223,6 @@ class Set(_Node):
     value: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class If(_Node):
     """`if c { ... } elif c { ... } else { ... }`."""
 
@@ -222,7 +231,6 @@ class If(_Node):
     other: Block | None
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class For(_Node):
     """`for x in xs { ... }`."""
 
@@ -232,7 +240,6 @@ class For(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class While(_Node):
     """`while cond { ... }`."""
 
@@ -241,7 +248,6 @@ class While(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Repeat(_Node):
     """`repeat n { ... }`: the block n times."""
 
@@ -250,7 +256,6 @@ class Repeat(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Loop(_Node):
     """`loop { ... }`: the block until a `break` or `return`."""
 
@@ -258,21 +263,18 @@ class Loop(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Break(_Node):
     """`break`: leaves the innermost loop."""
 
     span: Span
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Return(_Node):
     """`return`: leaves the running procedure."""
 
     span: Span
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Move(_Node):
     """`move n of xs to top of zone`: moves pieces to a zone, at its top, its bottom or its own end."""
 
@@ -283,7 +285,6 @@ class Move(_Node):
     dest: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Shuffle(_Node):
     """`shuffle deck`: puts a zone's pieces in a random order."""
 
@@ -291,7 +292,6 @@ class Shuffle(_Node):
     zone: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Create(_Node):
     """`create n Card(colour: c) for c in Colour into deck`: makes new pieces in a zone."""
 
@@ -303,7 +303,6 @@ class Create(_Node):
     dest: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Choose(_Node):
     """`choose x from xs [by p] [optional "pass"] [prompt "..."]`: a decision over values."""
 
@@ -315,7 +314,6 @@ class Choose(_Node):
     prompt: str | None
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Branch(_Node):
     """An option of a choice; `otherwise` options are offered only when no other one is legal."""
 
@@ -326,7 +324,6 @@ class Branch(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ChooseBranch(_Node):
     """`choose [by p] [prompt "..."] { option a { ... } option b when c { ... } }`: a decision among blocks."""
 
@@ -336,7 +333,6 @@ class ChooseBranch(_Node):
     branches: tuple[Branch, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Require(_Node):
     """`require cond "message"`: a turn where `cond` fails is a dead end, never offered."""
 
@@ -345,7 +341,6 @@ class Require(_Node):
     message: str | None
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class EndGame(_Node):
     """`end game reason`: ends the game with that reason."""
 
@@ -353,7 +348,6 @@ class EndGame(_Node):
     reason: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Turn(_Node):
     """`turn p { ... }`: a turn of player p."""
 
@@ -362,7 +356,6 @@ class Turn(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class CallStmt(_Node):
     """`name(args)` as a statement: runs a procedure of the rules."""
 
@@ -371,7 +364,6 @@ class CallStmt(_Node):
     args: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Log(_Node):
     """`log "message", x, y`: adds a message to the game's events."""
 
@@ -380,7 +372,6 @@ class Log(_Node):
     args: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Peek(_Node):
     """`peek PIECES by PLAYER`: that player now knows those pieces."""
 
@@ -389,7 +380,6 @@ class Peek(_Node):
     player: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Reveal(_Node):
     """`reveal PIECES`: every player now knows those pieces."""
 
@@ -397,7 +387,6 @@ class Reveal(_Node):
     pieces: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Place(_Node):
     """`place PIECE on GRID at CELLS`: one piece onto cells of a grid zone."""
 
@@ -408,7 +397,6 @@ class Place(_Node):
 
 
 # Declarations.
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class GameDecl(_Node):
     """`game "Title"`."""
 
@@ -416,7 +404,6 @@ class GameDecl(_Node):
     title: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class PlayersDecl(_Node):
     """`players 2..4`, or `players 2` for exactly two."""
 
@@ -425,7 +412,6 @@ class PlayersDecl(_Node):
     high: int
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Extends(_Node):
     """`extends "base"`: this file is a variant of another ruleset."""
 
@@ -433,7 +419,6 @@ class Extends(_Node):
     target: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class EnumDecl(_Node):
     """`enum Colour { red, blue }`."""
 
@@ -442,7 +427,6 @@ class EnumDecl(_Node):
     members: tuple[tuple[str, Span], ...]  # of (name, span)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ComponentDecl(_Node):
     """`component Card { colour: Colour value: int } label ... parts ...`: a kind of piece."""
 
@@ -453,7 +437,6 @@ class ComponentDecl(_Node):
     parts: Expr | None = None  # `parts [e, ...]`: what the piece shows on each cell it covers
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ZoneDecl(_Node):
     """`zone hand[Player]: row, owner, capacity 5`: a zone family; `grid(w, h)` makes it a grid."""
 
@@ -466,7 +449,6 @@ class ZoneDecl(_Node):
     grid: tuple[Expr, Expr] | None = None  # (width, height) expressions of a `grid(w, h)` zone
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class VarDecl(_Node):
     """`var score[Player] = 0`: a variable family, one value per combination of its indexes."""
 
@@ -476,7 +458,6 @@ class VarDecl(_Node):
     init: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ConstDecl(_Node):
     """`const HAND = 5`."""
 
@@ -485,7 +466,6 @@ class ConstDecl(_Node):
     value: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class OptionDecl(_Node):
     """`option rounds = 3 from [3, 5]`: a setting chosen when a game starts."""
 
@@ -495,7 +475,6 @@ class OptionDecl(_Node):
     choices: Expr | None
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class FuncDecl(_Node):
     """`func double(x) = x * 2`."""
 
@@ -505,7 +484,6 @@ class FuncDecl(_Node):
     body: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ProcDecl(_Node):
     """`proc name(params) { ... }`; `setup { ... }` and `play { ... }` are procedures too."""
 
@@ -515,7 +493,6 @@ class ProcDecl(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Score(_Node):
     """`score p = ...`, `tiebreak p = ...` or `heuristic p = ...`: an expression of one player."""
 
@@ -525,7 +502,6 @@ class Score(_Node):
     expr: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Invariant(_Node):
     """`invariant "hand limit" for p in players : size(hand[p]) <= 8`: a truth the rules keep."""
 
@@ -536,7 +512,6 @@ class Invariant(_Node):
     expr: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class RuleFile(_Node):
     """A whole rule file: its declarations in order."""
 
@@ -556,25 +531,49 @@ Decl: TypeAlias = (GameDecl | PlayersDecl | Extends | EnumDecl | ComponentDecl |
 Node: TypeAlias = Expr | Stmt | Decl | CompFor | Branch | RuleFile
 
 
-_CHILD_FIELDS: dict[type, tuple[str, ...] | None] = {}
+def _write_inits() -> dict[type, tuple[str, ...]]:
+    """Gives each node class its keyword-only `__init__`, compiled at once; returns each class's child fields.
+
+    The child fields are those that can hold nodes: all but the span.
+    """
+    lines: list[str] = []
+    namespace: dict[str, Any] = {"_set": object.__setattr__}
+    for k, cls in enumerate(_PENDING):
+        params = []
+        for name in cls._fields:
+            if name in cls._defaults:
+                namespace[f"_d{k}_{name}"] = cls._defaults[name]
+                params.append(f"{name}=_d{k}_{name}")
+            else:
+                params.append(name)
+        lines.append(f"def _init{k}(self, *, {', '.join(params)}):")
+        lines.extend(f"    _set(self, {name!r}, {name})" for name in cls._fields)
+    exec(compile("\n".join(lines), __file__ + ":__init__", "exec"), namespace)  # noqa: S102 - our own text, above
+    for k, cls in enumerate(_PENDING):
+        init = namespace[f"_init{k}"]
+        init.__qualname__ = f"{cls.__qualname__}.__init__"
+        init.__name__ = "__init__"
+        cls.__init__ = init  # type: ignore[method-assign]
+    return {cls: tuple(name for name in cls._fields if name != "span") for cls in _PENDING}
 
 
-def _child_fields(cls: type) -> tuple[str, ...] | None:
-    """The fields of an attrs class that can hold nodes (all but its span); None for other types."""
-    if cls not in _CHILD_FIELDS:
-        _CHILD_FIELDS[cls] = tuple(f.name for f in attrs.fields(cls) if f.name != "span") if attrs.has(cls) else None
-    return _CHILD_FIELDS[cls]
+_CHILD_FIELDS = _write_inits()
+
+
+def child_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of a node class that can hold nodes (all but its span); None for other types."""
+    return _CHILD_FIELDS.get(cls)
 
 
 def walk(node: object) -> Iterator[object]:
-    """Yields every attrs value under `node` (a node or a tuple of them), `node` first, in source order."""
+    """Yields every node under `node` (a node or a tuple of them), `node` first, in source order."""
     todo = [node]
     while todo:
         x = todo.pop()
         if isinstance(x, tuple):
             todo.extend(reversed(x))
             continue
-        names = _child_fields(type(x))
+        names = _CHILD_FIELDS.get(type(x))
         if names is not None:
             yield x
             todo.extend(getattr(x, name) for name in reversed(names))
@@ -593,10 +592,10 @@ def too_deep(root: Node, limit: int) -> Node | None:
             stack += [(x, depth) for x in node]
             continue
         cls = type(node)
-        names = known[cls] if cls in known else _child_fields(cls)
+        names = known.get(cls)
         if names is not None:
-            if depth > limit and isinstance(node, Node):
-                return node
+            if depth > limit:
+                return node  # type: ignore[return-value]
             depth += 1
             stack += [(getattr(node, name), depth) for name in names]
     return None

@@ -466,9 +466,10 @@ def _same(a: object, b: object) -> bool:
         return False
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if not attrs.has(cls):
+    names = ast.child_fields(cls)
+    if names is None:
         return bool(a == b)
-    return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in attrs.fields(cls) if f.name != "span")
+    return all(_same(getattr(a, name), getattr(b, name)) for name in names)
 
 
 def _guarantees_nonempty(cond: ast.Expr, domain: ast.Expr) -> bool:

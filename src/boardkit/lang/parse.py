@@ -140,16 +140,35 @@ class _Parser:
         self.punctuation: dict[str, str] = tables["punctuation"]
         self.ignore = frozenset(tables["ignore"])
         self.kept_tokens = frozenset(tables["kept_tokens"])
+        # Where a run of one-child reductions ends: by the state under them, the first rule and the next token.
+        self.passes: dict[tuple[int, int, str], int] = {}
         terminals = [*self.keywords.values(), *self.punctuation.values(), *self.pattern.groupindex]
         if any(hasattr(builder, t) for t in terminals):
             raise _Unsupported  # lark would call the builder on such tokens
 
-    def run(self, text: str) -> Any:  # noqa: ANN401, C901, PLR0912 - the builder's value; one loop on purpose
+    def passing(self, below: int, first: int, kind: str) -> int:
+        """The state after `?rule`s of one child reduce one after the other over the state `below`, before `kind`.
+
+        Each pops one state and pushes the rule's, so the state below stays: the run depends on
+        it, on the first rule and on the token only, and is worked out once.
+        """
+        states, rules = self.states, self.rules
+        state: int = below
+        action: int | None = first
+        while action is not None and action < 0 and rules[~action][2] is None:
+            state = states[below][rules[~action][0]]
+            if state == self.end:  # the start rule is built, never passed on
+                raise _Unsure
+            action = states[state].get(kind)
+        self.passes[below, first, kind] = state
+        return state
+
+    def run(self, text: str) -> Any:  # noqa: ANN401, C901, PLR0912, PLR0915 - the builder's value; one loop on purpose
         """The value of the start rule; _Unsure where lark might read the text otherwise.
 
         One loop, without a call per token or per reduction but the builder's: most of a parse.
         """
-        states, rules, ignore = self.states, self.rules, self.ignore
+        states, rules, ignore, passes = self.states, self.rules, self.ignore, self.passes
         keywords, punctuation, end, kept_tokens = self.keywords, self.punctuation, self.end, self.kept_tokens
         values: list[Any] = []
         stack, line, line_start = [self.start], 1, 0
@@ -173,9 +192,12 @@ class _Parser:
             action = row.get(kind)
             while action is not None and action < 0:  # reduce, then go to the state after the rule
                 origin, size, build = rules[~action]
-                if build is None:
-                    del stack[-1]
-                elif size:
+                if build is None:  # `?rule`s passing their one child on, one after the other
+                    state = passes.get((stack[-2], action, kind))
+                    stack[-1] = state = self.passing(stack[-2], action, kind) if state is None else state
+                    action = states[state].get(kind)
+                    continue
+                if size:
                     children = values[-size:]
                     del values[-size:], stack[-size:]
                     values.append(build(children))
