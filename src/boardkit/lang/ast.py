@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import FunctionType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, dataclass_transform
 
 from attrs.exceptions import FrozenInstanceError
@@ -11,28 +12,97 @@ if TYPE_CHECKING:
 
     from boardkit.source import Span
 
-# The node classes whose `__init__` is still to be written (at the end of this module, all at once).
-_PENDING: list[type[_Node]] = []
+_set = object.__setattr__
+
+
+# The `__init__`s a node class's is copied from, by its number of fields: the same code under the
+# class's own field names (`_init_for`). Copying code is a fraction of compiling new text.
+def _init1(self: object, *, f0: object) -> None:
+    _set(self, "f0", f0)
+
+
+def _init2(self: object, *, f0: object, f1: object) -> None:
+    _set(self, "f0", f0)
+    _set(self, "f1", f1)
+
+
+def _init3(self: object, *, f0: object, f1: object, f2: object) -> None:
+    _set(self, "f0", f0)
+    _set(self, "f1", f1)
+    _set(self, "f2", f2)
+
+
+def _init4(self: object, *, f0: object, f1: object, f2: object, f3: object) -> None:
+    _set(self, "f0", f0)
+    _set(self, "f1", f1)
+    _set(self, "f2", f2)
+    _set(self, "f3", f3)
+
+
+def _init5(self: object, *, f0: object, f1: object, f2: object, f3: object, f4: object) -> None:
+    _set(self, "f0", f0)
+    _set(self, "f1", f1)
+    _set(self, "f2", f2)
+    _set(self, "f3", f3)
+    _set(self, "f4", f4)
+
+
+def _init6(self: object, *, f0: object, f1: object, f2: object, f3: object, f4: object, f5: object) -> None:
+    _set(self, "f0", f0)
+    _set(self, "f1", f1)
+    _set(self, "f2", f2)
+    _set(self, "f3", f3)
+    _set(self, "f4", f4)
+    _set(self, "f5", f5)
+
+
+def _init7(self: object, *, f0: object, f1: object, f2: object, f3: object, f4: object, f5: object,
+           f6: object) -> None:
+    _set(self, "f0", f0)
+    _set(self, "f1", f1)
+    _set(self, "f2", f2)
+    _set(self, "f3", f3)
+    _set(self, "f4", f4)
+    _set(self, "f5", f5)
+    _set(self, "f6", f6)
+
+
+_TEMPLATES = (_init1, _init2, _init3, _init4, _init5, _init6, _init7)
+
+
+def _init_for(qualname: str, fields: tuple[str, ...], defaults: dict[str, object]) -> FunctionType:
+    """A keyword-only `__init__` that sets `fields`: a template's code with the names replaced."""
+    template = _TEMPLATES[len(fields) - 1].__code__
+    names = dict(zip(template.co_varnames[1:], fields, strict=True))
+    code = template.replace(co_varnames=("self", *fields), co_consts=tuple(names.get(c, c) for c in template.co_consts),
+                            co_name="__init__", co_qualname=f"{qualname}.__init__")
+    init = FunctionType(code, globals(), "__init__")
+    init.__kwdefaults__ = defaults or None
+    return init
+
+
+# The fields of each node class that can hold nodes: all but its span.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass_transform(kw_only_default=True, frozen_default=True)
 class _NodeType(type):
-    """Makes a node class from its annotations: a slot per field, and the field names, in order.
+    """Makes a node class from its annotations: a slot per field, the field names in order, an `__init__`.
 
     Nodes used to be attrs classes; building 56 of them (and their methods) was most of
-    importing the front end. A class here is a plain slotted class; the `__init__`s of all of
-    them are compiled together, once (`_write_inits`).
+    importing the front end.
     """
 
     def __new__(cls, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> _NodeType:
-        own = [f for f, hint in namespace.get("__annotations__", {}).items() if not hint.startswith("ClassVar")]
+        own = tuple(f for f, hint in namespace.get("__annotations__", {}).items() if not hint.startswith("ClassVar"))
         defaults = {f: namespace.pop(f) for f in own if f in namespace}
-        namespace["__slots__"] = tuple(own)
+        namespace["__slots__"] = own
+        if own:
+            namespace["_fields"] = own
+            namespace["__init__"] = _init_for(namespace["__qualname__"], own, defaults)
         node_type = super().__new__(cls, name, bases, namespace)
         if own:
-            node_type._fields = tuple(own)  # type: ignore[attr-defined]
-            node_type._defaults = defaults  # type: ignore[attr-defined]
-            _PENDING.append(node_type)  # type: ignore[arg-type]
+            _CHILD_FIELDS[node_type] = tuple(f for f in own if f != "span")
         return node_type
 
 
@@ -45,7 +115,6 @@ class _Node(metaclass=_NodeType):
 
     __slots__ = ()
     _fields: ClassVar[tuple[str, ...]]  # in order, `span` first
-    _defaults: ClassVar[dict[str, object]]
 
     def __repr__(self) -> str:
         values = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
@@ -529,35 +598,6 @@ Decl: TypeAlias = (GameDecl | PlayersDecl | Extends | EnumDecl | ComponentDecl |
                    | OptionDecl | FuncDecl | ProcDecl | Score | Invariant)
 #: Any node of the tree.
 Node: TypeAlias = Expr | Stmt | Decl | CompFor | Branch | RuleFile
-
-
-def _write_inits() -> dict[type, tuple[str, ...]]:
-    """Gives each node class its keyword-only `__init__`, compiled at once; returns each class's child fields.
-
-    The child fields are those that can hold nodes: all but the span.
-    """
-    lines: list[str] = []
-    namespace: dict[str, Any] = {"_set": object.__setattr__}
-    for k, cls in enumerate(_PENDING):
-        params = []
-        for name in cls._fields:
-            if name in cls._defaults:
-                namespace[f"_d{k}_{name}"] = cls._defaults[name]
-                params.append(f"{name}=_d{k}_{name}")
-            else:
-                params.append(name)
-        lines.append(f"def _init{k}(self, *, {', '.join(params)}):")
-        lines.extend(f"    _set(self, {name!r}, {name})" for name in cls._fields)
-    exec(compile("\n".join(lines), __file__ + ":__init__", "exec"), namespace)  # noqa: S102 - our own text, above
-    for k, cls in enumerate(_PENDING):
-        init = namespace[f"_init{k}"]
-        init.__qualname__ = f"{cls.__qualname__}.__init__"
-        init.__name__ = "__init__"
-        cls.__init__ = init  # type: ignore[method-assign]
-    return {cls: tuple(name for name in cls._fields if name != "span") for cls in _PENDING}
-
-
-_CHILD_FIELDS = _write_inits()
 
 
 def child_fields(cls: type) -> tuple[str, ...] | None:
