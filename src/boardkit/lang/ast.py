@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from types import FunctionType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, dataclass_transform
 
@@ -623,7 +624,35 @@ def too_deep(root: Node, limit: int) -> Node | None:
     """Returns the first node nested more than `limit` levels under `root`, or None.
 
     Iterative, so that a pathological file cannot exhaust the stack before it is reported.
+    One level at a time, with a C call per node for its fields: the tree of a bundled ruleset is
+    not searched node by node (`_first_too_deep`), which finds the first offending node.
     """
+    getters = _GETTERS
+    level: list[object] = [root]
+    for _ in range(limit + 1):
+        below: list[object] = []
+        for x in level:  # the items of a tuple lie at the tuple's depth: they are added to the level
+            if type(x) is tuple:
+                level += x
+            else:
+                get = getters.get(type(x))
+                if get is not None:
+                    below += get(x)
+        level = below
+    for x in level:
+        if type(x) is tuple:
+            level += x
+        elif type(x) in _CHILD_FIELDS:
+            return _first_too_deep(root, limit)
+    return None
+
+
+# Each node class's values in one call (its span among them, which holds no node), for classes with more than a span.
+_GETTERS = {cls: attrgetter("span", *names) for cls, names in _CHILD_FIELDS.items() if names}
+
+
+def _first_too_deep(root: Node, limit: int) -> Node:
+    """The first node nested more than `limit` levels under `root`, depth first, when there is one."""
     stack: list[tuple[object, int]] = [(root, 0)]
     known = _CHILD_FIELDS
     while stack:
@@ -638,4 +667,4 @@ def too_deep(root: Node, limit: int) -> Node | None:
                 return node  # type: ignore[return-value]
             depth += 1
             stack += [(getattr(node, name), depth) for name in names]
-    return None
+    raise AssertionError  # not reached: too_deep found such a node
