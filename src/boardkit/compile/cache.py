@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import marshal
+import os
 from pathlib import Path
 from types import CodeType
 from typing import Any, TypeAlias, cast
@@ -51,12 +52,19 @@ def engine_id() -> str:
 
     Code that changed since an entry was written (an editable install, a patched one) makes a miss.
     """
-    root = Path(__file__).resolve().parents[1]
     parts = [__version__]
-    for path in sorted(root.rglob("*")):
-        if path.suffix in (".py", ".lark"):
-            st = path.stat()
-            parts.append(f"{path.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}")
+
+    def scan(directory: str, relative: str) -> None:
+        with os.scandir(directory) as entries:
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        scan(entry.path, f"{relative}{entry.name}/")
+                elif entry.name.endswith((".py", ".lark")):
+                    st = entry.stat()
+                    parts.append(f"{relative}{entry.name}:{st.st_size}:{st.st_mtime_ns}")
+
+    scan(str(Path(__file__).resolve().parents[1]), "")
     return diskcache.digest(*parts)
 
 

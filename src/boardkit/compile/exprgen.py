@@ -130,7 +130,8 @@ class ExprGen:
         if self._piece_funcs is None:
             self._piece_funcs = set()
             calls: dict[str, list[m.FuncCall]] = {}
-            for n in _all_nodes(self.game):
+            # Constants are left out: the checker allows no calls in them, and data tables are most of the model.
+            for n in _all_nodes(self.game, skip=d.ConstDef):
                 if isinstance(n, m.FuncCall):
                     calls.setdefault(n.name, []).append(n)
             grew = True
@@ -294,16 +295,16 @@ def _is_node(value: object) -> bool:
     return attrs.has(type(value)) and not isinstance(value, Span)
 
 
-def _all_nodes(value: object) -> list[object]:
-    """Every model node under `value` (declarations, instructions, expressions).
+def _all_nodes(value: object, skip: type | None = None) -> list[object]:
+    """Every model node under `value` (declarations, instructions, expressions), but those of class `skip`.
 
     Spans and source files hold no nodes and are most of the model: they are not entered.
     """
     out: list[object] = []
     todo = [value]
     # The fields to enter of each class met: None for a class that holds no nodes.
-    names: dict[type, tuple[str, ...] | None] = {Span: None, SourceFile: None, str: None, int: None,
-                                                 bool: None, type(None): None}
+    names: dict[type | None, tuple[str, ...] | None] = {Span: None, SourceFile: None, str: None, int: None,
+                                                        bool: None, type(None): None, skip: None}
     while todo:
         v = todo.pop()
         cls = type(v)

@@ -60,10 +60,10 @@ def generate(game: d.GameDef) -> str:
     w.line("")
     # One text of "file line column end_line end_column" per span: a literal compile() reads at
     # once, where a tuple per span was a tenth of compiling the module.
-    files = sorted({sp.filename for sp in w.spans})
-    index = {f: i for i, f in enumerate(files)}
+    names = sorted({sp.filename for sp in w.spans})
+    index = {f: i for i, f in enumerate(names)}
     table = ";".join(f"{index[sp.filename]} {sp.line} {sp.column} {sp.end_line} {sp.end_column}" for sp in w.spans)
-    w.line(f"SPANS = _spans({tuple(files)!r}, {table!r})")
+    w.line(f"SPANS = _spans({tuple(names)!r}, {table!r})")
     w.line("")
     return "\n".join(w.lines + body.lines) + "\n"
 
@@ -174,8 +174,10 @@ def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], f
     calls: dict[str, set[str]] = {}
     chance: set[str] = set()
     walks: set[str] = set()
+    sizes: dict[str, int] = {}
     for f in game.funcs.values():
         nodes = m.walk(f.body)
+        sizes[f.name] = len(nodes)
         calls[f.name] = {n.name for n in nodes if isinstance(n, m.FuncCall)}
         if any(isinstance(n, m.BuiltinCall) and n.name == "random" for n in nodes):
             chance.add(f.name)
@@ -194,7 +196,7 @@ def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], f
             continue
         if name in walks and not listed:
             out.add(name)
-        elif len(m.walk(game.funcs[name].body)) <= _INLINE_SIZE:
+        elif sizes[name] <= _INLINE_SIZE:
             small.add(name)
     return frozenset(out), frozenset(small)
 

@@ -7,7 +7,7 @@ plain data that can be read, compared and printed.
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 import attrs
 
@@ -230,25 +230,24 @@ Expr: TypeAlias = (Lit | ConstRef | EnumList | Local | Bound | OptionRef | State
                    | Where | ListComp)
 
 
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in attrs.fields(cls))
-    return names
+# Per expression class, the fields that may hold expressions (all but the span).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+    for cls in (Lit, ConstRef, EnumList, Local, Bound, OptionRef, StateRef, VarRef, ZoneRef, Attr, PieceAttr,
+                BuiltinCall, KeyFunc, GridCall, FuncCall, Unary, Binary, BoolOp, Ternary, ListLit, Where, CompFor,
+                ListComp)}
 
 
 def children(node: Expr | KeyFunc | CompFor) -> list[Expr | KeyFunc | CompFor]:
     """The expressions directly inside `node`."""
     out: list[Expr | KeyFunc | CompFor] = []
-    for name in _field_names(type(node)):
+    nodes = _FIELD_NAMES
+    for name in nodes[node.__class__]:
         value = getattr(node, name)
-        if isinstance(value, tuple):
-            out.extend(v for v in value if _is_node(v))
-        elif _is_node(value):
-            out.append(value)
+        if value.__class__ is tuple:
+            out += [cast("Expr", v) for v in value if v.__class__ in nodes]
+        elif value.__class__ in nodes:
+            out.append(cast("Expr", value))
     return out
 
 
@@ -260,7 +259,3 @@ def walk(node: Expr | KeyFunc | CompFor) -> list[Expr | KeyFunc | CompFor]:
         out.append(n)
         todo.extend(reversed(children(n)))
     return out
-
-
-def _is_node(value: object) -> bool:
-    return attrs.has(type(value)) and not isinstance(value, Span)

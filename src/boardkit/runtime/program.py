@@ -9,6 +9,7 @@ rule language, the runtime helpers, and no Python built-ins.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import linecache
@@ -104,8 +105,6 @@ class Program:
         # Tracebacks and debuggers can show the generated lines.
         linecache.cache[self.filename] = (len(source), None, source.splitlines(keepends=True), self.filename)
         exec(self.code, ns)  # noqa: S102 - our own generated source, run with a namespace of our own
-        self.spans = [Span(*t) for t in ns["SPANS"]]
-        self._line_span = _line_spans(source)
         self.options = self._options(ns["OPTIONS"])
         self.consts: dict[str, Any] = {name: ns[f"K_{name}"] for name in game.consts}
         self.procs = {name: ProcRun(name, p.params, p.code, p.probe, ns["PROCS"][name], ns["SITES"][name])
@@ -123,6 +122,16 @@ class Program:
         self.invariants: tuple[tuple[d.InvariantDef, SiteFn], ...] = tuple(
             zip(game.invariants, ns["INVARIANTS"], strict=True))
         self.quick: dict[tuple[str, int], QuickFn | tuple[QuickFn, ...]] = ns["QUICK"]
+
+    # Read only to report a rule's runtime error: worked out then, not at every load.
+    @functools.cached_property
+    def spans(self) -> list[Span]:
+        """The rule text each span index of the generated code stands for."""
+        return [Span(*t) for t in self.ns["SPANS"]]
+
+    @functools.cached_property
+    def _line_span(self) -> list[int]:
+        return _line_spans(self.source)
 
     def _namespace(self) -> dict[str, Any]:
         ns: dict[str, Any] = {"__builtins__": {}, "__name__": f"boardkit_rules_{self.game.name}"}
