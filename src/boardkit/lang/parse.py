@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
-import itertools
 import marshal
 import re
 import threading
@@ -38,7 +37,7 @@ _BUILDER = Builder()
 _LOCK = threading.Lock()
 
 # The shape of the cached tables; a new number when lark_parser.driver_tables changes what it writes.
-_TABLES_FORMAT = "2"
+_TABLES_FORMAT = "3"
 
 # What a reduction does with the children it pops.
 Reduce = Callable[[list[Any]], Any]
@@ -136,10 +135,16 @@ class _Parser:
         self.rules: list[tuple[str, int, Reduce | None]] = [
             (shape[0], shape[1], _reducer(builder, shape)) for shape in tables["rules"]]
         self.pattern = re.compile(tables["pattern"])
+        # The same without names: the pieces it cuts tile the text, and each is typed by itself (`kind`).
+        self.tiles = re.compile(tables["tiles"])
         self.keywords: dict[str, str] = tables["keywords"]
         self.punctuation: dict[str, str] = tables["punctuation"]
         self.ignore = frozenset(tables["ignore"])
         self.kept_tokens = frozenset(tables["kept_tokens"])
+        # Each keyword and punctuation mark to its kind; other pieces are typed once per parse.
+        self.kinds = {"": "$END"}
+        for piece in [*self.keywords, *self.punctuation]:
+            self.kind(piece, self.kinds)
         # Where a run of one-child reductions ends: by the state under them, the first rule and the next token.
         self.passes: dict[tuple[int, int, str], int] = {}
         terminals = [*self.keywords.values(), *self.punctuation.values(), *self.pattern.groupindex]
@@ -163,6 +168,17 @@ class _Parser:
         self.passes[below, first, kind] = state
         return state
 
+    def kind(self, piece: str, kinds: dict[str, str]) -> str:
+        """The terminal a piece of text cut by `tiles` is, as `pattern` would type it where it was cut.
+
+        The first group of `pattern` that matches the piece whole: terminals are plain
+        expressions (no look-around), so a group before it that could take the piece would
+        have taken it in the text too.
+        """
+        match = self.pattern.fullmatch(piece)
+        kinds[piece] = kind = match.lastgroup or "_x" if match is not None else "_x"
+        return kind
+
     def run(self, text: str) -> Any:  # noqa: ANN401, C901, PLR0912, PLR0915 - the builder's value; one loop on purpose
         """The value of the start rule; _Unsure where lark might read the text otherwise.
 
@@ -171,17 +187,19 @@ class _Parser:
         states, rules, ignore, passes = self.states, self.rules, self.ignore, self.passes
         keywords, punctuation, end, kept_tokens = self.keywords, self.punctuation, self.end, self.kept_tokens
         values: list[Any] = []
-        stack, line, line_start = [self.start], 1, 0
-        for match in itertools.chain(self.pattern.finditer(text), [None]):
-            if match is None:
-                kind, value = "$END", ""
-            else:
-                kind, value = match.lastgroup or "_x", match.group()
-                if kind in ignore:
-                    if "\n" in value:
-                        line += value.count("\n")
-                        line_start = match.start() + value.rindex("\n") + 1
-                    continue
+        stack, line, line_start, end_of = [self.start], 1, 0, 0
+        kinds = self.kinds.copy()
+        pieces = self.tiles.findall(text)
+        pieces.append("")  # the end of the text
+        for value in pieces:
+            start = end_of
+            end_of += len(value)
+            kind = kinds.get(value) or self.kind(value, kinds)
+            if kind in ignore:
+                if "\n" in value:
+                    line += value.count("\n")
+                    line_start = start + value.rindex("\n") + 1
+                continue
             row = states[stack[-1]]
             if kind == "NAME":
                 kind = keywords.get(value, kind)
@@ -208,13 +226,13 @@ class _Parser:
                     return values[-1]
                 stack.append(state)
                 action = states[state].get(kind)
-            if action is None or match is None:
+            if action is None or not value:
                 raise _Unsure
             stack.append(action)
             if kind in kept_tokens:
                 token = Token(value)
                 token.line = token.end_line = line
-                token.column = column = match.start() - line_start + 1
+                token.column = column = start - line_start + 1
                 token.end_column = column + len(value)
                 values.append(token)
             else:  # dropped by every rule that takes it
