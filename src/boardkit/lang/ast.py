@@ -601,6 +601,10 @@ Decl: TypeAlias = (GameDecl | PlayersDecl | Extends | EnumDecl | ComponentDecl |
 Node: TypeAlias = Expr | Stmt | Decl | CompFor | Branch | RuleFile
 
 
+# Each node class's values in one call (its span among them, which holds no node), for classes with more than a span.
+_GETTERS = {cls: attrgetter("span", *names) for cls, names in _CHILD_FIELDS.items() if names}
+
+
 def child_fields(cls: type) -> tuple[str, ...] | None:
     """The fields of a node class that can hold nodes (all but its span); None for other types."""
     return _CHILD_FIELDS.get(cls)
@@ -609,15 +613,17 @@ def child_fields(cls: type) -> tuple[str, ...] | None:
 def walk(node: object) -> Iterator[object]:
     """Yields every node under `node` (a node or a tuple of them), `node` first, in source order."""
     todo = [node]
+    known, getters = _CHILD_FIELDS, _GETTERS
     while todo:
         x = todo.pop()
-        if isinstance(x, tuple):
-            todo.extend(reversed(x))
-            continue
-        names = _CHILD_FIELDS.get(type(x))
-        if names is not None:
+        cls = type(x)
+        if cls in known:
             yield x
-            todo.extend(getattr(x, name) for name in reversed(names))
+            get = getters.get(cls)
+            if get is not None:
+                todo += reversed(get(x))
+        elif isinstance(x, tuple):
+            todo += reversed(x)
 
 
 def too_deep(root: Node, limit: int) -> Node | None:
@@ -645,10 +651,6 @@ def too_deep(root: Node, limit: int) -> Node | None:
         elif type(x) in _CHILD_FIELDS:
             return _first_too_deep(root, limit)
     return None
-
-
-# Each node class's values in one call (its span among them, which holds no node), for classes with more than a span.
-_GETTERS = {cls: attrgetter("span", *names) for cls, names in _CHILD_FIELDS.items() if names}
 
 
 def _first_too_deep(root: Node, limit: int) -> Node:
