@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from boardkit.errors import RuleError
-from boardkit.lang import limits, parse
+from boardkit.lang import parse
 from boardkit.source import SourceFile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,7 +70,7 @@ def test_bundled_rules_are_read_by_our_parser_alone(lark_alone: object) -> None:
     for path in [p for p in FILES if "errors" not in p.parts]:
         text = path.read_text(encoding="utf-8")
         parse._BUILDER.filename = path.name  # noqa: SLF001
-        ours = repr(driver.run(driver.cut(text)))
+        ours = repr(driver.run(text))
         assert ours == _outcome(text, path.name, lark_alone)
 
 
@@ -83,28 +83,10 @@ def test_what_our_parser_is_not_sure_of_is_lark_s_to_say() -> None:
                           ("const a = 1" + "0" * 30, "a number of 31 digits"),
                           ("const = 1", "unexpected '='; expected a name")]:
         with pytest.raises((parse._Unsure, RuleError)):  # noqa: SLF001
-            driver.run(driver.cut(head + body))
+            driver.run(head + body)
         with pytest.raises(RuleError, match=message) as caught:
             parse.parse(SourceFile(head + body, "g.bk"))
         assert (caught.value.filename, caught.value.line) == ("g.bk", 3)
-
-
-@pytest.mark.parametrize("path", FILES[::4], ids=lambda p: str(p.relative_to(ROOT)))
-def test_the_parser_s_pieces_hold_what_the_limits_count(path: Path) -> None:
-    """limits.py counts brackets, commas and declarations on the parser's pieces as on its own tokens.
-
-    The pieces tile the text; each holds at most two of the tokens limits.py cuts.
-    """
-    driver = parse._driver()  # noqa: SLF001
-    assert driver is not None
-    text = path.read_text(encoding="utf-8")
-    for variant in [text, *_mutations(text, random.Random(path.name)), text + '\n"open', text + " #"]:
-        pieces = driver.cut(variant)
-        tokens = limits._TOKEN.findall(variant)  # noqa: SLF001
-        assert "".join(pieces) == variant
-        assert [p for p in pieces if p in limits._STRUCTURE] == [t for t in tokens if t in limits._STRUCTURE]  # noqa: SLF001
-        assert [p for p in pieces if p in limits._DECLARING] == [t for t in tokens if t in limits._DECLARING]  # noqa: SLF001
-        assert len(tokens) <= sum(min(len(p.strip()), 2) for p in pieces)
 
 
 def _run(code: str, cache: Path) -> str:

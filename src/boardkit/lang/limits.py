@@ -42,15 +42,12 @@ _DECLARING = frozenset({"game", "players", "extends", "enum", "component", "zone
                         "option", "func", "proc", "setup", "play", "score", "tiebreak"})
 
 
-def check_limits(source: SourceFile, pieces: list[str] | None = None) -> None:
-    """Raises a RuleError located where `source` first passes one of the limits.
-
-    `pieces` is the text as the parser cuts it, if it has (`_surely_within`).
-    """
+def check_limits(source: SourceFile) -> None:
+    """Raises a RuleError located where `source` first passes one of the limits."""
     if len(source.text) > MAX_CHARS:
         _refuse(source, MAX_CHARS, f"the rule file is {len(source.text):,} characters long, over the "
                 f"limit of {MAX_CHARS:,}")
-    if _surely_within(source.text, pieces):
+    if _surely_within(source.text):
         return
     scan = _Scan(source)
     for match in _TOKEN.finditer(source.text):
@@ -58,16 +55,14 @@ def check_limits(source: SourceFile, pieces: list[str] | None = None) -> None:
             scan.token(match.group(), match.start())
 
 
-def _surely_within(text: str, pieces: list[str] | None = None) -> bool:
+def _surely_within(text: str) -> bool:
     """Whether `text` is within the limits, by counts that mostly C loops work out; if not, the scan decides.
 
     The scan calls Python code per token, a tenth of a cold load's parse, to place a problem
     that files far within the limits do not have. Only brackets and commas are looked at here
-    one by one. The parser's pieces of the text stand for the tokens when there are few enough:
-    they hold strings, comments, names and numbers whole, brackets and commas alone (as the
-    tokens here do), besides spaces and marks of two characters (two tokens here at most).
+    one by one.
     """
-    tokens = pieces if pieces is not None and 2 * len(pieces) <= MAX_TOKENS else _TOKEN.findall(text)
+    tokens = _TOKEN.findall(text)
     if (len(tokens) > MAX_TOKENS or _LONG_NAME.search(text)
             or sum(map(_DECLARING.__contains__, tokens)) > MAX_DECLARATIONS):
         return False

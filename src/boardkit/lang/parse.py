@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
-import itertools
 import marshal
 import re
 import threading
@@ -24,7 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 from boardkit import diskcache
 from boardkit.errors import RuleError
 from boardkit.lang.ast_build import Builder
-from boardkit.lang.limits import MAX_CHARS, check_limits
+from boardkit.lang.limits import check_limits
 from boardkit.lang.tokens import Token
 
 if TYPE_CHECKING:
@@ -180,12 +179,8 @@ class _Parser:
         kinds[piece] = kind = match.lastgroup or "_x" if match is not None else "_x"
         return kind
 
-    def cut(self, text: str) -> list[str]:
-        """The text in pieces: tokens, and what the lexer ignores between them (spaces, comments)."""
-        return self.tiles.findall(text)
-
-    def run(self, pieces: list[str]) -> Any:  # noqa: ANN401, C901, PLR0912, PLR0915 - the builder's value; one loop on purpose
-        """The value of the start rule on a text cut in `pieces`; _Unsure where lark might read the text otherwise.
+    def run(self, text: str) -> Any:  # noqa: ANN401, C901, PLR0912, PLR0915 - the builder's value; one loop on purpose
+        """The value of the start rule; _Unsure where lark might read the text otherwise.
 
         One loop, without a call per token or per reduction but the builder's: most of a parse.
         """
@@ -194,7 +189,9 @@ class _Parser:
         values: list[Any] = []
         stack, line, line_start, end_of = [self.start], 1, 0, 0
         kinds = self.kinds.copy()
-        for value in itertools.chain(pieces, [""]):  # "": the end of the text
+        pieces = self.tiles.findall(text)
+        pieces.append("")  # the end of the text
+        for value in pieces:
             start = end_of
             end_of += len(value)
             kind = kinds.get(value) or self.kind(value, kinds)
@@ -303,14 +300,13 @@ def parse(source: SourceFile, parser: lark.Lark | None = None) -> ast.RuleFile:
     follow-on errors that point nowhere useful. Semantic errors are all reported at once.
     `parser` is one from `load_parser` (lark's, with lark's own lexer): the tests compare them.
     """
+    check_limits(source)
     driver = _driver() if parser is None else None
-    pieces = driver.cut(source.text) if driver is not None and len(source.text) <= MAX_CHARS else None
-    check_limits(source, pieces)
     with _LOCK:
         _BUILDER.filename = source.filename
-        if driver is not None and pieces is not None:
+        if driver is not None:
             try:
-                return cast("ast.RuleFile", driver.run(pieces))
+                return cast("ast.RuleFile", driver.run(source.text))
             except (_Unsure, RuleError):
                 pass
         from boardkit.lang import lark_parser  # noqa: PLC0415 - lark only where the parser here stops
