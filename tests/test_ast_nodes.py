@@ -7,6 +7,8 @@ fields; `too_deep` finds the same node as a plain depth-first search over every 
 from __future__ import annotations
 
 import contextlib
+import copy
+import pickle
 from pathlib import Path
 
 import pytest
@@ -57,6 +59,16 @@ def test_equality_hash_and_repr_follow_class_and_fields() -> None:
     assert ast.It(span=AT) != ast.NoneLit(span=AT)
     assert repr(ast.Num(span=AT, value=7)) == (
         "Num(span=Span(filename='f.bk', line=1, column=2, end_line=1, end_column=5), value=7)")
+
+
+def test_a_node_copies_and_pickles_whole() -> None:
+    node = ast.ComponentDecl(span=AT, name="Card", fields=(("colour", "Colour", AT),),
+                             label=ast.Attr(span=AT, obj=ast.It(span=AT), attr="colour"))
+    for twin in [copy.copy(node), copy.deepcopy(node), pickle.loads(pickle.dumps(node))]:  # noqa: S301 - our own bytes
+        assert twin == node
+        assert type(twin) is ast.ComponentDecl
+        assert twin.parts is None
+    assert copy.deepcopy(node).label is not node.label
 
 
 def test_child_fields_are_the_fields_but_the_span() -> None:

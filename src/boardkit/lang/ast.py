@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, dataclass_transform
 from attrs.exceptions import FrozenInstanceError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from boardkit.source import Span
 
@@ -128,6 +128,10 @@ class _Node(metaclass=_NodeType):
 
     def __hash__(self) -> int:
         return hash((type(self).__qualname__, *(getattr(self, name) for name in self._fields)))
+
+    def __reduce__(self) -> tuple[Callable[..., _Node], tuple[type[_Node], dict[str, object]]]:
+        # For copy and pickle, which would set the fields one by one.
+        return _rebuilt, (type(self), {name: getattr(self, name) for name in self._fields})
 
     def __setattr__(self, name: str, value: object) -> None:
         raise FrozenInstanceError
@@ -599,6 +603,11 @@ Decl: TypeAlias = (GameDecl | PlayersDecl | Extends | EnumDecl | ComponentDecl |
                    | OptionDecl | FuncDecl | ProcDecl | Score | Invariant)
 #: Any node of the tree.
 Node: TypeAlias = Expr | Stmt | Decl | CompFor | Branch | RuleFile
+
+
+def _rebuilt(cls: type[_Node], fields: dict[str, object]) -> _Node:
+    """A node from its fields: how a copied or unpickled node is made."""
+    return cls(**fields)
 
 
 # Each node class's values in one call (its span among them, which holds no node), for classes with more than a span.
