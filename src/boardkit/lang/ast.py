@@ -84,6 +84,9 @@ def _init_for(qualname: str, fields: tuple[str, ...], defaults: dict[str, object
 
 # The fields of each node class that can hold nodes: all but its span.
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+# Of those, the fields whose type lets them hold a node (not a name, a number, a truth value).
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+_SCALARS = frozenset({"str", "int", "bool", "str | None"})
 
 
 @dataclass_transform(kw_only_default=True, frozen_default=True)
@@ -104,6 +107,8 @@ class _NodeType(type):
         node_type = super().__new__(cls, name, bases, namespace)
         if own:
             _CHILD_FIELDS[node_type] = tuple(f for f in own if f != "span")
+            hints = namespace["__annotations__"]
+            _NODE_FIELDS[node_type] = tuple(f for f in own if f != "span" and hints[f] not in _SCALARS)
         return node_type
 
 
@@ -610,8 +615,10 @@ def _rebuilt(cls: type[_Node], fields: dict[str, object]) -> _Node:
     return cls(**fields)
 
 
-# Each node class's values in one call (its span among them, which holds no node), for classes with more than a span.
-_GETTERS = {cls: attrgetter("span", *names) for cls, names in _CHILD_FIELDS.items() if names}
+# The values of a node's fields that may hold nodes, in one call (its span among them when there is one
+# such field, for a tuple); none for a class whose fields cannot hold a node (a name, a number).
+_GETTERS = {cls: attrgetter(*names) if len(names) > 1 else attrgetter(*names, "span")
+            for cls, names in _NODE_FIELDS.items() if names}
 
 
 def child_fields(cls: type) -> tuple[str, ...] | None:
