@@ -87,6 +87,40 @@ def test_a_clone_goes_its_own_way_and_leaves_the_original_as_it_was(name: str, p
     assert twin.to_json() == before
 
 
+@pytest.mark.parametrize(("name", "players", "options"), GAMES)
+def test_a_clone_offers_what_its_original_offered_without_trying_them_again(
+        name: str, players: int, options: dict, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = _load(name)
+    game = rules.new_game(players=players, seed=4, options=options)
+    rng = random.Random(4)
+    for _ in range(25):
+        game.apply_action(rng.choice(game.legal_actions()))
+    early = game.clone()  # cloned before the original listed its options: it works them out itself
+    labels = [m.label for m in game.legal_moves()]
+    fresh_labels = [m.label for m in early.legal_moves()]
+    twin = game.clone()
+    monkeypatch.setattr(type(game._interp), "decide", _no_lookahead)  # noqa: SLF001 - the engine the game runs
+    assert [m.label for m in twin.legal_moves()] == labels == fresh_labels
+    action = rng.randrange(len(labels))
+    twin.apply_action(action)
+    game.apply_action(action)
+    assert twin.to_json() == game.to_json()
+
+
+def test_the_state_keeps_few_enough_attributes_for_fast_reads() -> None:
+    """CPython 3.11 shares an instance dict's keys (and reads them fast) up to 29 of them (runtime/state.py)."""
+    game = boardkit.load_ruleset("chakra").new_game(players=2, seed=1)
+    game.clone()  # a searched game keeps one more thing
+    rng = random.Random(1)
+    for _ in range(20):
+        game.apply_action(rng.randrange(len(game.legal_actions())))
+    assert len(vars(game.state)) <= 29  # noqa: PLR2004 - CPython's bound, see above
+
+
+def _no_lookahead(*_args: object) -> None:
+    raise AssertionError("a clone ran the look-ahead for options its original knew")
+
+
 def test_moves_from_another_decision_or_game_or_seat_are_refused() -> None:
     rules = boardkit.load_ruleset("mandala")
     game, other = rules.new_game(players=2, seed=1), rules.new_game(players=2, seed=1)

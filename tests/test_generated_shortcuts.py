@@ -74,7 +74,7 @@ def test_counts_and_projections_agree_with_the_plain_forms_in_random_games() -> 
 
 def test_the_count_choice_offers_one_option_per_card_of_the_colour() -> None:
     game = cards_rules().new_game(players=2, seed=3)
-    hand = [p.label for p in game.state.zones[game.state.zslot[("hand", 0)]]]
+    hand = [p.label for p in game.state.zones[game.state.layout.zslot[("hand", 0)]]]
     colour = game.legal_moves()[0].label
     game.play(colour)
     assert [m.label for m in game.legal_moves()] == [str(n) for n in range(1, hand.count(colour) + 1)]
@@ -107,7 +107,7 @@ def test_top_of_a_cell_off_the_grid_is_the_same_located_error_either_way(top: st
     game = rules.new_game(players=2, seed=1)
     game.play("0")
     assert game.end_reason == "placed"
-    assert [p.label for p in game.state.zones[game.state.zslot["supply"]]] == ["0"] * 5
+    assert [p.label for p in game.state.zones[game.state.layout.zslot["supply"]]] == ["0"] * 5
     game = rules.new_game(players=2, seed=1)
     with pytest.raises(boardkit.RuleRuntimeError, match=r"'7,0' is not a cell of grid 'board' \(3 x 2") as err:
         game.play("7")

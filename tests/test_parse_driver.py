@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from boardkit.errors import RuleError
-from boardkit.lang import parse
+from boardkit.lang import limits, parse
 from boardkit.source import SourceFile
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,6 +87,43 @@ def test_what_our_parser_is_not_sure_of_is_lark_s_to_say() -> None:
         with pytest.raises(RuleError, match=message) as caught:
             parse.parse(SourceFile(head + body, "g.bk"))
         assert (caught.value.filename, caught.value.line) == ("g.bk", 3)
+
+
+def _brackets_by_scan(marks: list[str]) -> bool:
+    """What limits.py's scan finds of brackets and commas, one at a time."""
+    commas: list[int] = []
+    for mark in marks:
+        if mark == ",":
+            if commas:
+                commas[-1] += 1
+                if commas[-1] >= limits.MAX_ITEMS:
+                    return False
+        elif mark in "([{":
+            commas.append(0)
+            if len(commas) > limits.MAX_NESTING:
+                return False
+        elif commas:
+            commas.pop()
+    return True
+
+
+def test_the_limits_quick_count_of_brackets_agrees_with_the_scan() -> None:
+    """Depths worked out by sums where no bracket closes without one open; else one at a time."""
+    rng = random.Random(5)
+    outcomes = set()
+    for _ in range(400):
+        depth = rng.choice([limits.MAX_NESTING - 1, limits.MAX_NESTING, limits.MAX_NESTING + 1])
+        marks = ["("] * depth + [")"] * depth
+        at = 0 if rng.random() < 0.3 else rng.randrange(len(marks) + 1)  # a bracket closed before any opens
+        marks.insert(at, rng.choice([",", ")", "]", "[", ",,"]))
+        if rng.random() < 0.2:
+            k = rng.randrange(len(marks) + 1)
+            marks[k:k] = ["{", *[","] * rng.choice([limits.MAX_ITEMS - 1, limits.MAX_ITEMS]), "}"]
+        marks = [c for mark in marks for c in mark]
+        expected = _brackets_by_scan(marks)
+        assert limits._brackets_within(marks) == expected  # noqa: SLF001
+        outcomes.add(expected)
+    assert outcomes == {True, False}
 
 
 def _run(code: str, cache: Path) -> str:

@@ -283,3 +283,63 @@ def test_on_game_sees_every_record_once(jobs: int) -> None:
     result = simulate(boardkit.load_ruleset("mandala"), games=4, players=2, jobs=jobs,
                       on_game=lambda record: seen.append(record.index))
     assert sorted(seen) == [r.index for r in result.records] == [0, 1, 2, 3]
+
+
+def _children(parent: int) -> list[int]:
+    """The processes whose parent is `parent`, read from /proc."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == parent:
+                out.append(int(entry.name))
+    return out
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie left for its new parent to reap does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_workers_end_when_the_simulation_is_killed() -> None:
+    """A parent stopped by SIGTERM cannot shut its pool down: its workers see it gone and stop."""
+    import signal  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    parent = subprocess.Popen([sys.executable, "-m", "boardkit", "simulate", "mandala", "-n", "2000", "-j", "2"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        workers: list[int] = []
+        for _ in range(600):  # a guard on the start of two spawned workers, not a timing
+            workers = [pid for pid in _children(parent.pid) if b"spawn_main" in _cmdline(pid)]
+            if len(workers) >= 2:  # noqa: PLR2004 - the two workers of -j 2
+                break
+            time.sleep(0.05)
+        assert len(workers) >= 2, "the workers never started"
+        parent.send_signal(signal.SIGTERM)
+        parent.wait()
+        for _ in range(600):  # a guard: workers look for their parent every half second
+            if not any(_alive(pid) for pid in workers):
+                break
+            time.sleep(0.05)
+        assert not any(_alive(pid) for pid in workers)
+    finally:
+        if parent.poll() is None:
+            parent.kill()

@@ -392,6 +392,8 @@ class Game:
         # Checkpoints never change, so the twin shares them; its decision points are its own,
         # so that moves offered by this game stay this game's.
         twin._actions = list(self._actions)
+        # The same state offers the same options: the look-ahead is not run again for the twin.
+        twin._options, twin._player = self._options, self._player
         twin.check_invariants = self.check_invariants
         twin._checkpoints = collections.deque(self._checkpoints, maxlen=CHECKPOINTS_KEPT)
         return twin

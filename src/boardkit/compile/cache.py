@@ -125,7 +125,12 @@ def _encode(value: object) -> _Marshal:
         if not attrs.has(cls):
             return cast("_Marshal", value)
         fields = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls))
-    return [cls.__name__, *(_encode(getattr(value, f)) for f in fields)]
+    out: list[Any] = [cls.__name__]
+    plain = _PLAIN
+    for f in fields:
+        v = getattr(value, f)
+        out.append(v if v.__class__ in plain else _encode(v))
+    return out
 
 
 # Per model class, its fields in order (classes of the model are told apart by exact class: fast).

@@ -150,7 +150,7 @@ class Lookahead:
                 body.append("if not below:")
                 body.append("    return True")
             body.append(f"if depth >= {PROBE_DEPTH}:")
-            body.append("    return True")
+            body.append("    return _cut_off(s)")
             # A decision after which something may fail: completable if one of its options is.
             nxt_code = self.procs[cur].code[at + 1] if at + 1 < len(self.procs[cur].code) else None
             if isinstance(nxt_code, (d.Jump, d.CallProc, d.Choose)):

@@ -63,6 +63,7 @@ def generate(game: d.GameDef) -> str:
     names = sorted({sp.filename for sp in w.spans})
     index = {f: i for i, f in enumerate(names)}
     table = ";".join(f"{index[sp.filename]} {sp.line} {sp.column} {sp.end_line} {sp.end_column}" for sp in w.spans)
+    w.line("# Where each `#@ N` points: span N of the table, as 'file line column end_line end_column'.")
     w.line(f"SPANS = _spans({tuple(names)!r}, {table!r})")
     w.line("")
     return "\n".join(w.lines + body.lines) + "\n"

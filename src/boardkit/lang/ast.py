@@ -2,42 +2,150 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from operator import attrgetter
+from types import FunctionType
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, dataclass_transform
 
-import attrs
-
-from boardkit.source import Span
+from attrs.exceptions import FrozenInstanceError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
+
+    from boardkit.source import Span
+
+_set = object.__setattr__
 
 
-class _Node:
-    """What every node has: its repr, equality and hash, as attrs would write them for each class.
+# The `__init__`s a node class's is copied from, by its number of fields: the same code under the
+# class's own field names (`_init_for`). Copying code is a fraction of compiling new text.
+def _init1(self: object, *, f0: object) -> None:
+    _set(self, "f0", f0)
 
-    Written once here, so that attrs builds only each class's `__init__`: building the classes
-    was most of importing the front end. Nodes form trees (frozen: no cycles), which the repr
-    relies on; nodes are compared in tests, and rarely hashed.
+
+def _init2(self: object, *, f0: object, f1: object) -> None:
+    _set(self, "f0", f0)
+    _set(self, "f1", f1)
+
+
+def _init3(self: object, *, f0: object, f1: object, f2: object) -> None:
+    _set(self, "f0", f0)
+    _set(self, "f1", f1)
+    _set(self, "f2", f2)
+
+
+def _init4(self: object, *, f0: object, f1: object, f2: object, f3: object) -> None:
+    _set(self, "f0", f0)
+    _set(self, "f1", f1)
+    _set(self, "f2", f2)
+    _set(self, "f3", f3)
+
+
+def _init5(self: object, *, f0: object, f1: object, f2: object, f3: object, f4: object) -> None:
+    _set(self, "f0", f0)
+    _set(self, "f1", f1)
+    _set(self, "f2", f2)
+    _set(self, "f3", f3)
+    _set(self, "f4", f4)
+
+
+def _init6(self: object, *, f0: object, f1: object, f2: object, f3: object, f4: object, f5: object) -> None:
+    _set(self, "f0", f0)
+    _set(self, "f1", f1)
+    _set(self, "f2", f2)
+    _set(self, "f3", f3)
+    _set(self, "f4", f4)
+    _set(self, "f5", f5)
+
+
+def _init7(self: object, *, f0: object, f1: object, f2: object, f3: object, f4: object, f5: object,
+           f6: object) -> None:
+    _set(self, "f0", f0)
+    _set(self, "f1", f1)
+    _set(self, "f2", f2)
+    _set(self, "f3", f3)
+    _set(self, "f4", f4)
+    _set(self, "f5", f5)
+    _set(self, "f6", f6)
+
+
+_TEMPLATES = (_init1, _init2, _init3, _init4, _init5, _init6, _init7)
+
+
+def _init_for(qualname: str, fields: tuple[str, ...], defaults: dict[str, object]) -> FunctionType:
+    """A keyword-only `__init__` that sets `fields`: a template's code with the names replaced."""
+    template = _TEMPLATES[len(fields) - 1].__code__
+    names = dict(zip(template.co_varnames[1:], fields, strict=True))
+    code = template.replace(co_varnames=("self", *fields), co_consts=tuple(names.get(c, c) for c in template.co_consts),
+                            co_name="__init__", co_qualname=f"{qualname}.__init__")
+    init = FunctionType(code, globals(), "__init__")
+    init.__kwdefaults__ = defaults or None
+    return init
+
+
+# The fields of each node class that can hold nodes: all but its span.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+# Of those, the fields whose type lets them hold a node (not a name, a number, a truth value).
+_NODE_FIELDS: dict[type, tuple[str, ...]] = {}
+_SCALARS = frozenset({"str", "int", "bool", "str | None"})
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True)
+class _NodeType(type):
+    """Makes a node class from its annotations: a slot per field, the field names in order, an `__init__`.
+
+    Nodes used to be attrs classes; building 56 of them (and their methods) was most of
+    importing the front end.
+    """
+
+    def __new__(cls, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> _NodeType:
+        own = tuple(f for f, hint in namespace.get("__annotations__", {}).items() if not hint.startswith("ClassVar"))
+        defaults = {f: namespace.pop(f) for f in own if f in namespace}
+        namespace["__slots__"] = own
+        if own:
+            namespace["_fields"] = own
+            namespace["__init__"] = _init_for(namespace["__qualname__"], own, defaults)
+        node_type = super().__new__(cls, name, bases, namespace)
+        if own:
+            _CHILD_FIELDS[node_type] = tuple(f for f in own if f != "span")
+            hints = namespace["__annotations__"]
+            _NODE_FIELDS[node_type] = tuple(f for f in own if f != "span" and hints[f] not in _SCALARS)
+        return node_type
+
+
+class _Node(metaclass=_NodeType):
+    """What every node has: frozen fields, its repr, equality and hash (as attrs wrote them).
+
+    Nodes form trees (frozen: no cycles), which the repr relies on; nodes are compared in
+    tests, and rarely hashed.
     """
 
     __slots__ = ()
-    __attrs_attrs__: ClassVar[tuple[attrs.Attribute[Any], ...]]
+    _fields: ClassVar[tuple[str, ...]]  # in order, `span` first
 
     def __repr__(self) -> str:
-        values = ", ".join(f"{a.name}={getattr(self, a.name)!r}" for a in self.__attrs_attrs__)
+        values = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
         return f"{type(self).__qualname__}({values})"
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return all(getattr(self, a.name) == getattr(other, a.name) for a in self.__attrs_attrs__)
+        return all(getattr(self, name) == getattr(other, name) for name in self._fields)
 
     def __hash__(self) -> int:
-        return hash((type(self).__qualname__, *(getattr(self, a.name) for a in self.__attrs_attrs__)))
+        return hash((type(self).__qualname__, *(getattr(self, name) for name in self._fields)))
+
+    def __reduce__(self) -> tuple[Callable[..., _Node], tuple[type[_Node], dict[str, object]]]:
+        # For copy and pickle, which would set the fields one by one.
+        return _rebuilt, (type(self), {name: getattr(self, name) for name in self._fields})
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError
 
 
 # Expressions.
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Num(_Node):
     """`42`: a whole number."""
 
@@ -45,7 +153,6 @@ class Num(_Node):
     value: int
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Str(_Node):
     """`"red"`: a text."""
 
@@ -53,7 +160,6 @@ class Str(_Node):
     value: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Bool(_Node):
     """`true` or `false`."""
 
@@ -61,14 +167,12 @@ class Bool(_Node):
     value: bool
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class NoneLit(_Node):
     """`none`: no value, e.g. what `choose ... optional` binds when the player declines."""
 
     span: Span
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Name(_Node):
     """`deck`, `score`, `p`: a name, resolved by the checker."""
 
@@ -76,14 +180,12 @@ class Name(_Node):
     name: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class It(_Node):
     """The item under test in `xs where cond`."""
 
     span: Span
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ItAttr(_Node):
     """`.colour`: an attribute of `it`, inside `where` or a component label."""
 
@@ -91,7 +193,6 @@ class ItAttr(_Node):
     attr: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Attr(_Node):
     """`x.colour`: an attribute of a piece, or of each piece of a list."""
 
@@ -100,7 +201,6 @@ class Attr(_Node):
     attr: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Index(_Node):
     """`hand[p]`, `score[p, c]`: a zone or variable with its indexes."""
 
@@ -109,7 +209,6 @@ class Index(_Node):
     args: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Call(_Node):
     """`count(xs)`, `f(x)`: a call of a built-in or of a function of the rules."""
 
@@ -118,7 +217,6 @@ class Call(_Node):
     args: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Unary(_Node):
     """`not x` or `-x`."""
 
@@ -127,7 +225,6 @@ class Unary(_Node):
     operand: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Binary(_Node):
     """`x op y`: arithmetic (`+ - * / %`), a comparison, or `in` and `not in`."""
 
@@ -137,7 +234,6 @@ class Binary(_Node):
     right: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class BoolOp(_Node):
     """`x and y and ...` or `x or y or ...`; a chained comparison is an `and` of comparisons."""
 
@@ -146,7 +242,6 @@ class BoolOp(_Node):
     values: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Ternary(_Node):
     """`if cond then x else y`."""
 
@@ -156,7 +251,6 @@ class Ternary(_Node):
     other: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ListLit(_Node):
     """`[a, b, c]`."""
 
@@ -164,7 +258,6 @@ class ListLit(_Node):
     items: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class CompFor(_Node):
     """`for var in iter [if cond]`, one clause of a list comprehension or of `create`."""
 
@@ -174,7 +267,6 @@ class CompFor(_Node):
     cond: Expr | None
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ListComp(_Node):
     """`[elt for v in xs if cond ...]`: a list comprehension, its clauses outermost first."""
 
@@ -183,7 +275,6 @@ class ListComp(_Node):
     fors: tuple[CompFor, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Where(_Node):
     """`xs where cond`: the items of a list for which `cond` holds of `it`."""
 
@@ -193,7 +284,6 @@ class Where(_Node):
 
 
 # Statements.
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Let(_Node):
     """`let x = e`: binds a new local."""
 
@@ -202,7 +292,6 @@ class Let(_Node):
     value: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Set(_Node):
     """`set x = e`, `set score[p] += e`: assigns a local or a variable; `index` is None without brackets."""
 
@@ -213,7 +302,6 @@ class Set(_Node):
     value: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class If(_Node):
     """`if c { ... } elif c { ... } else { ... }`."""
 
@@ -222,7 +310,6 @@ class If(_Node):
     other: Block | None
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class For(_Node):
     """`for x in xs { ... }`."""
 
@@ -232,7 +319,6 @@ class For(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class While(_Node):
     """`while cond { ... }`."""
 
@@ -241,7 +327,6 @@ class While(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Repeat(_Node):
     """`repeat n { ... }`: the block n times."""
 
@@ -250,7 +335,6 @@ class Repeat(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Loop(_Node):
     """`loop { ... }`: the block until a `break` or `return`."""
 
@@ -258,21 +342,18 @@ class Loop(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Break(_Node):
     """`break`: leaves the innermost loop."""
 
     span: Span
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Return(_Node):
     """`return`: leaves the running procedure."""
 
     span: Span
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Move(_Node):
     """`move n of xs to top of zone`: moves pieces to a zone, at its top, its bottom or its own end."""
 
@@ -283,7 +364,6 @@ class Move(_Node):
     dest: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Shuffle(_Node):
     """`shuffle deck`: puts a zone's pieces in a random order."""
 
@@ -291,7 +371,6 @@ class Shuffle(_Node):
     zone: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Create(_Node):
     """`create n Card(colour: c) for c in Colour into deck`: makes new pieces in a zone."""
 
@@ -303,7 +382,6 @@ class Create(_Node):
     dest: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Choose(_Node):
     """`choose x from xs [by p] [optional "pass"] [prompt "..."]`: a decision over values."""
 
@@ -315,7 +393,6 @@ class Choose(_Node):
     prompt: str | None
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Branch(_Node):
     """An option of a choice; `otherwise` options are offered only when no other one is legal."""
 
@@ -326,7 +403,6 @@ class Branch(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ChooseBranch(_Node):
     """`choose [by p] [prompt "..."] { option a { ... } option b when c { ... } }`: a decision among blocks."""
 
@@ -336,7 +412,6 @@ class ChooseBranch(_Node):
     branches: tuple[Branch, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Require(_Node):
     """`require cond "message"`: a turn where `cond` fails is a dead end, never offered."""
 
@@ -345,7 +420,6 @@ class Require(_Node):
     message: str | None
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class EndGame(_Node):
     """`end game reason`: ends the game with that reason."""
 
@@ -353,7 +427,6 @@ class EndGame(_Node):
     reason: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Turn(_Node):
     """`turn p { ... }`: a turn of player p."""
 
@@ -362,7 +435,6 @@ class Turn(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class CallStmt(_Node):
     """`name(args)` as a statement: runs a procedure of the rules."""
 
@@ -371,7 +443,6 @@ class CallStmt(_Node):
     args: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Log(_Node):
     """`log "message", x, y`: adds a message to the game's events."""
 
@@ -380,7 +451,6 @@ class Log(_Node):
     args: tuple[Expr, ...]
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Peek(_Node):
     """`peek PIECES by PLAYER`: that player now knows those pieces."""
 
@@ -389,7 +459,6 @@ class Peek(_Node):
     player: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Reveal(_Node):
     """`reveal PIECES`: every player now knows those pieces."""
 
@@ -397,7 +466,6 @@ class Reveal(_Node):
     pieces: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Place(_Node):
     """`place PIECE on GRID at CELLS`: one piece onto cells of a grid zone."""
 
@@ -408,7 +476,6 @@ class Place(_Node):
 
 
 # Declarations.
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class GameDecl(_Node):
     """`game "Title"`."""
 
@@ -416,7 +483,6 @@ class GameDecl(_Node):
     title: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class PlayersDecl(_Node):
     """`players 2..4`, or `players 2` for exactly two."""
 
@@ -425,7 +491,6 @@ class PlayersDecl(_Node):
     high: int
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Extends(_Node):
     """`extends "base"`: this file is a variant of another ruleset."""
 
@@ -433,7 +498,6 @@ class Extends(_Node):
     target: str
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class EnumDecl(_Node):
     """`enum Colour { red, blue }`."""
 
@@ -442,7 +506,6 @@ class EnumDecl(_Node):
     members: tuple[tuple[str, Span], ...]  # of (name, span)
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ComponentDecl(_Node):
     """`component Card { colour: Colour value: int } label ... parts ...`: a kind of piece."""
 
@@ -453,7 +516,6 @@ class ComponentDecl(_Node):
     parts: Expr | None = None  # `parts [e, ...]`: what the piece shows on each cell it covers
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ZoneDecl(_Node):
     """`zone hand[Player]: row, owner, capacity 5`: a zone family; `grid(w, h)` makes it a grid."""
 
@@ -466,7 +528,6 @@ class ZoneDecl(_Node):
     grid: tuple[Expr, Expr] | None = None  # (width, height) expressions of a `grid(w, h)` zone
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class VarDecl(_Node):
     """`var score[Player] = 0`: a variable family, one value per combination of its indexes."""
 
@@ -476,7 +537,6 @@ class VarDecl(_Node):
     init: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ConstDecl(_Node):
     """`const HAND = 5`."""
 
@@ -485,7 +545,6 @@ class ConstDecl(_Node):
     value: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class OptionDecl(_Node):
     """`option rounds = 3 from [3, 5]`: a setting chosen when a game starts."""
 
@@ -495,7 +554,6 @@ class OptionDecl(_Node):
     choices: Expr | None
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class FuncDecl(_Node):
     """`func double(x) = x * 2`."""
 
@@ -505,7 +563,6 @@ class FuncDecl(_Node):
     body: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class ProcDecl(_Node):
     """`proc name(params) { ... }`; `setup { ... }` and `play { ... }` are procedures too."""
 
@@ -515,7 +572,6 @@ class ProcDecl(_Node):
     body: Block
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Score(_Node):
     """`score p = ...`, `tiebreak p = ...` or `heuristic p = ...`: an expression of one player."""
 
@@ -525,7 +581,6 @@ class Score(_Node):
     expr: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class Invariant(_Node):
     """`invariant "hand limit" for p in players : size(hand[p]) <= 8`: a truth the rules keep."""
 
@@ -536,7 +591,6 @@ class Invariant(_Node):
     expr: Expr
 
 
-@attrs.frozen(kw_only=True, repr=False, eq=False)
 class RuleFile(_Node):
     """A whole rule file: its declarations in order."""
 
@@ -556,35 +610,67 @@ Decl: TypeAlias = (GameDecl | PlayersDecl | Extends | EnumDecl | ComponentDecl |
 Node: TypeAlias = Expr | Stmt | Decl | CompFor | Branch | RuleFile
 
 
-_CHILD_FIELDS: dict[type, tuple[str, ...] | None] = {}
+def _rebuilt(cls: type[_Node], fields: dict[str, object]) -> _Node:
+    """A node from its fields: how a copied or unpickled node is made."""
+    return cls(**fields)
 
 
-def _child_fields(cls: type) -> tuple[str, ...] | None:
-    """The fields of an attrs class that can hold nodes (all but its span); None for other types."""
-    if cls not in _CHILD_FIELDS:
-        _CHILD_FIELDS[cls] = tuple(f.name for f in attrs.fields(cls) if f.name != "span") if attrs.has(cls) else None
-    return _CHILD_FIELDS[cls]
+# The values of a node's fields that may hold nodes, in one call (its span among them when there is one
+# such field, for a tuple); none for a class whose fields cannot hold a node (a name, a number).
+_GETTERS = {cls: attrgetter(*names) if len(names) > 1 else attrgetter(*names, "span")
+            for cls, names in _NODE_FIELDS.items() if names}
+
+
+def child_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields of a node class that can hold nodes (all but its span); None for other types."""
+    return _CHILD_FIELDS.get(cls)
 
 
 def walk(node: object) -> Iterator[object]:
-    """Yields every attrs value under `node` (a node or a tuple of them), `node` first, in source order."""
+    """Yields every node under `node` (a node or a tuple of them), `node` first, in source order."""
     todo = [node]
+    known, getters = _CHILD_FIELDS, _GETTERS
     while todo:
         x = todo.pop()
-        if isinstance(x, tuple):
-            todo.extend(reversed(x))
-            continue
-        names = _child_fields(type(x))
-        if names is not None:
+        cls = type(x)
+        if cls in known:
             yield x
-            todo.extend(getattr(x, name) for name in reversed(names))
+            get = getters.get(cls)
+            if get is not None:
+                todo += reversed(get(x))
+        elif isinstance(x, tuple):
+            todo += reversed(x)
 
 
 def too_deep(root: Node, limit: int) -> Node | None:
     """Returns the first node nested more than `limit` levels under `root`, or None.
 
     Iterative, so that a pathological file cannot exhaust the stack before it is reported.
+    One level at a time, with a C call per node for its fields: the tree of a bundled ruleset is
+    not searched node by node (`_first_too_deep`), which finds the first offending node.
     """
+    getters = _GETTERS
+    level: list[object] = [root]
+    for _ in range(limit + 1):
+        below: list[object] = []
+        for x in level:  # the items of a tuple lie at the tuple's depth: they are added to the level
+            if type(x) is tuple:
+                level += x
+            else:
+                get = getters.get(type(x))
+                if get is not None:
+                    below += get(x)
+        level = below
+    for x in level:
+        if type(x) is tuple:
+            level += x
+        elif type(x) in _CHILD_FIELDS:
+            return _first_too_deep(root, limit)
+    return None
+
+
+def _first_too_deep(root: Node, limit: int) -> Node:
+    """The first node nested more than `limit` levels under `root`, depth first, when there is one."""
     stack: list[tuple[object, int]] = [(root, 0)]
     known = _CHILD_FIELDS
     while stack:
@@ -593,10 +679,10 @@ def too_deep(root: Node, limit: int) -> Node | None:
             stack += [(x, depth) for x in node]
             continue
         cls = type(node)
-        names = known[cls] if cls in known else _child_fields(cls)
+        names = known.get(cls)
         if names is not None:
-            if depth > limit and isinstance(node, Node):
-                return node
+            if depth > limit:
+                return node  # type: ignore[return-value]
             depth += 1
             stack += [(getattr(node, name), depth) for name in names]
-    return None
+    raise AssertionError  # not reached: too_deep found such a node

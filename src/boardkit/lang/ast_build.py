@@ -20,14 +20,10 @@ if TYPE_CHECKING:
 Children = list[Any]
 
 
-def _tok_ends(tok: Token) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Returns where a token starts and ends (lark gives every token it parses a position)."""
-    line, column = tok.line or 1, tok.column or 1
-    return (line, column), (tok.end_line or line, tok.end_column or column + len(tok))
-
-
 def _start(x: object) -> tuple[int, int] | None:
     """Where a child of a rule starts: a token, an AST node, or the first of a sequence of them that has a place."""
+    if isinstance(x, str):  # a token; the builder's own plain texts have no place
+        return (x.line or 1, x.column or 1) if type(x) is not str else None  # type: ignore[attr-defined]
     if isinstance(x, (tuple, list)):
         for item in x:
             start = _start(item)
@@ -35,15 +31,16 @@ def _start(x: object) -> tuple[int, int] | None:
                 return start
         return None
     span: Span | None = getattr(x, "span", None)
-    if span is not None:
-        return span.line, span.column
-    if is_token(x):
-        return x.line or 1, x.column or 1
-    return None
+    return None if span is None else (span.line, span.column)
 
 
 def _end(x: object) -> tuple[int, int] | None:
     """Where a child of a rule ends: a token, an AST node, or the last of a sequence of them that has a place."""
+    if isinstance(x, str):
+        if type(x) is str:
+            return None
+        line, column = x.line or 1, x.column or 1  # type: ignore[attr-defined]
+        return x.end_line or line, x.end_column or column + len(x)  # type: ignore[attr-defined]
     if isinstance(x, (tuple, list)):
         for item in reversed(x):
             end = _end(item)
@@ -51,11 +48,7 @@ def _end(x: object) -> tuple[int, int] | None:
                 return end
         return None
     span: Span | None = getattr(x, "span", None)
-    if span is not None:
-        return span.end_line or span.line, span.end_column or span.column
-    if is_token(x):
-        return _tok_ends(x)[1]
-    return None
+    return None if span is None else (span.end_line or span.line, span.end_column or span.column)
 
 
 def _span(filename: str, children: object) -> Span:
@@ -68,9 +61,9 @@ def _span(filename: str, children: object) -> Span:
 
 
 def _tok_span(filename: str, tok: Token) -> Span:
-    """Returns where a token lies."""
-    (line, column), (end_line, end_column) = _tok_ends(tok)
-    return Span(filename, line, column, end_line, end_column)
+    """Returns where a token lies (lark gives every token it parses a position)."""
+    line, column = tok.line or 1, tok.column or 1
+    return Span(filename, line, column, tok.end_line or line, tok.end_column or column + len(tok))
 
 
 def _string(tok: Token) -> str:
@@ -515,19 +508,19 @@ class Builder:
         return ast.Call(span=_tok_span(self.filename, c[0]), func=str(c[0]), args=tuple(c[1]) if len(c) > 1 else ())
 
     def int_(self, c: Children) -> ast.Num:
-        return ast.Num(span=self._s(c), value=self._int(c[0]))
+        return ast.Num(span=_tok_span(self.filename, c[0]), value=self._int(c[0]))
 
     def string(self, c: Children) -> ast.Str:
-        return ast.Str(span=self._s(c), value=_string(c[0]))
+        return ast.Str(span=_tok_span(self.filename, c[0]), value=_string(c[0]))
 
     def true(self, c: Children) -> ast.Bool:
-        return ast.Bool(span=self._s(c), value=True)
+        return ast.Bool(span=_tok_span(self.filename, c[0]), value=True)
 
     def false(self, c: Children) -> ast.Bool:
-        return ast.Bool(span=self._s(c), value=False)
+        return ast.Bool(span=_tok_span(self.filename, c[0]), value=False)
 
     def none(self, c: Children) -> ast.NoneLit:
-        return ast.NoneLit(span=self._s(c))
+        return ast.NoneLit(span=_tok_span(self.filename, c[0]))
 
     def name(self, c: Children) -> ast.Name:
         return ast.Name(span=_tok_span(self.filename, c[0]), name=str(c[0]))
@@ -536,7 +529,7 @@ class Builder:
         return ast.ItAttr(span=_tok_span(self.filename, c[0]), attr=str(c[0]))
 
     def it(self, c: Children) -> ast.It:
-        return ast.It(span=self._s(c))
+        return ast.It(span=_tok_span(self.filename, c[0]))
 
     def list_(self, c: Children) -> ast.ListLit:
         return ast.ListLit(span=self._s(c), items=tuple(c[0]) if c else ())

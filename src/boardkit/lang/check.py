@@ -33,10 +33,35 @@ _CONSTANT_NODES = (m.Lit, m.ConstRef, m.EnumList, m.Bound, m.Attr, m.PieceAttr, 
                    m.Ternary, m.ListLit, m.Where, m.ListComp, m.CompFor)
 
 
+# The fields of each class met in a model expression; None for a class that holds no expression.
+_FIELDS: dict[type, tuple[str, ...] | None] = {Span: None, str: None, int: None, bool: None, type(None): None}
+
+
+def _fields(cls: type) -> tuple[str, ...] | None:
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls)) if attrs.has(cls) else None
+    return _FIELDS[cls]
+
+
 def is_constant(node: m.Expr) -> bool:
-    """Whether `node` can be worked out from the rules alone, before any game."""
-    return all(isinstance(n, _CONSTANT_NODES) or (isinstance(n, m.BuiltinCall) and not n.needs_state)
-               for n in m.walk(node))
+    """Whether `node` can be worked out from the rules alone, before any game.
+
+    Looks at the expressions `m.walk` gives, as they come: a constant of a thousand
+    numbers is one look at each.
+    """
+    todo: list[object] = [node]
+    known = _FIELDS
+    while todo:
+        n = todo.pop()
+        if not (isinstance(n, _CONSTANT_NODES) or (isinstance(n, m.BuiltinCall) and not n.needs_state)):
+            return False
+        for name in _fields(type(n)) or ():
+            value = getattr(n, name)
+            if isinstance(value, tuple):
+                todo += [v for v in value if (known[type(v)] if type(v) in known else _fields(type(v))) is not None]
+            elif (known[type(value)] if type(value) in known else _fields(type(value))) is not None:
+                todo.append(value)
+    return True
 
 
 class _ProcBuilder:
@@ -466,9 +491,10 @@ def _same(a: object, b: object) -> bool:
         return False
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if not attrs.has(cls):
+    names = ast.child_fields(cls)
+    if names is None:
         return bool(a == b)
-    return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in attrs.fields(cls) if f.name != "span")
+    return all(_same(getattr(a, name), getattr(b, name)) for name in names)
 
 
 def _guarantees_nonempty(cond: ast.Expr, domain: ast.Expr) -> bool:

@@ -72,21 +72,26 @@ def load_parser(builder: Builder) -> lark.Lark:
     return parser
 
 
-def lexer_pattern(terminals: Collection[TerminalDef]) -> tuple[str, dict[str, str], dict[str, str]]:
+def lexer_pattern(terminals: Collection[TerminalDef], *,
+                  named: bool = True) -> tuple[str, dict[str, str], dict[str, str]]:
     """One regular expression that cuts rule text as lark's contextual lexer would, and how to type what it cuts.
 
     Returns the expression (a group per terminal that is a pattern, `_p` for punctuation, `_x`
-    for any other character), the keywords and the punctuation, each text to its terminal. A
-    word is a keyword where the parser accepts that keyword, else a name.
+    for any other character; groups without names unless `named`), the keywords and the
+    punctuation, each text to its terminal. A word is a keyword where the parser accepts that
+    keyword, else a name.
     """
     literal = {str(t.pattern.value): t.name for t in terminals if t.pattern.type == "str"}
     keywords = {v: name for v, name in literal.items() if v.isidentifier()}
     punctuation = {v: name for v, name in literal.items() if not v.isidentifier()}
     patterns = {t.name: t.pattern.to_regexp() for t in terminals if t.pattern.type == "re"}
-    groups = [f"(?P<{name}>{regexp})" for name, regexp in patterns.items()]
+    def group(name: str, regexp: str) -> str:
+        return f"(?P<{name}>{regexp})" if named else f"(?:{regexp})"
+
+    groups = [group(name, regexp) for name, regexp in patterns.items()]
     marks = "|".join(re.escape(v) for v in sorted(punctuation, key=len, reverse=True))
     # The last group takes any other character: where the lexer stops.
-    return "|".join([*groups, f"(?P<_p>{marks})", r"(?P<_x>[\s\S])"]), keywords, punctuation
+    return "|".join([*groups, group("_p", marks), group("_x", r"[\s\S]")]), keywords, punctuation
 
 
 class _FastLexer(Lexer):
@@ -234,7 +239,8 @@ def driver_tables(parser: lark.Lark) -> dict[str, Any]:
     alias or its name), the positions of the children lark keeps, those of them it splices in
     (`_rule`s, whose children take their place), whether a lone child stands for the rule
     (`?rule`), whether the rule is one to splice, and whether lark names its method as here. Also
-    the lexer's expression (`lexer_pattern`) and the tokens some rule keeps.
+    the lexer's expression (`lexer_pattern`), the same without names (it cuts the text faster:
+    no match objects) and the tokens some rule keeps.
     """
     table = parser.parser.parser.parser.parse_table
     rules: list[Rule] = list(parser.rules)
@@ -258,5 +264,6 @@ def driver_tables(parser: lark.Lark) -> dict[str, Any]:
     kept_tokens = sorted({str(rule.expansion[i].name) for rule, shape in zip(rules, shapes, strict=True)
                           for i in shape[3] if rule.expansion[i].is_term})
     return {"states": states, "start": table.start_states["start"], "end": table.end_states["start"],
-            "rules": shapes, "pattern": pattern, "keywords": keywords, "punctuation": punctuation,
+            "rules": shapes, "pattern": pattern, "tiles": lexer_pattern(parser.terminals, named=False)[0],
+            "keywords": keywords, "punctuation": punctuation,
             "ignore": sorted(map(str, parser.lexer_conf.ignore)), "kept_tokens": kept_tokens}

@@ -9,6 +9,7 @@ Within them, every later step of the front end does work in proportion to the te
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import NoReturn
 
@@ -35,6 +36,8 @@ _TOKEN = re.compile(r'"[^"\n]*"|#[^\n]*|[A-Za-z_][A-Za-z_0-9]*|[0-9]+|[^\sA-Za-z
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = frozenset(_OPEN.values())
 _STRUCTURE = frozenset({*_OPEN, *_CLOSE, ","})
+# How each of those changes the depth of brackets.
+_DEPTH = {**dict.fromkeys(_OPEN, 1), **dict.fromkeys(_CLOSE, -1), ",": 0}
 # A name too long somewhere (or a long word in a string or comment: then the scan looks closer).
 _LONG_NAME = re.compile(f"[A-Za-z_][A-Za-z_0-9]{{{MAX_NAME},}}")
 # The words that start a declaration at the top level of a file.
@@ -56,18 +59,27 @@ def check_limits(source: SourceFile) -> None:
 
 
 def _surely_within(text: str) -> bool:
-    """Whether `text` is within the limits, by counts that mostly C loops work out; if not, the scan decides.
+    """Whether `text` is within the limits, by counts that C loops work out; if not, the scan decides.
 
     The scan calls Python code per token, a tenth of a cold load's parse, to place a problem
-    that files far within the limits do not have. Only brackets and commas are looked at here
-    one by one.
+    that files far within the limits do not have. A text whose tokens are all short has no long
+    name (a long comment or string sends it to the search for one).
     """
     tokens = _TOKEN.findall(text)
-    if (len(tokens) > MAX_TOKENS or _LONG_NAME.search(text)
+    if (len(tokens) > MAX_TOKENS or (max(map(len, tokens), default=0) > MAX_NAME and _LONG_NAME.search(text))
             or sum(map(_DECLARING.__contains__, tokens)) > MAX_DECLARATIONS):
         return False
+    return _brackets_within(list(filter(_STRUCTURE.__contains__, tokens)))
+
+
+def _brackets_within(marks: list[str]) -> bool:
+    """Whether brackets nest and hold items within the limits; `marks`: the brackets and commas of a text."""
+    if marks.count(",") < MAX_ITEMS:  # then no bracket holds too many items
+        depths = list(itertools.accumulate(map(_DEPTH.__getitem__, marks)))
+        if min(depths, default=0) >= 0:  # no closing bracket without an open one: the depths are as counted below
+            return max(depths, default=0) <= MAX_NESTING
     commas: list[int] = []  # for each open bracket
-    for tok in filter(_STRUCTURE.__contains__, tokens):
+    for tok in marks:
         if tok == ",":
             if commas:
                 commas[-1] += 1

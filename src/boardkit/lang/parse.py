@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
-import itertools
 import marshal
 import re
 import threading
@@ -38,7 +37,7 @@ _BUILDER = Builder()
 _LOCK = threading.Lock()
 
 # The shape of the cached tables; a new number when lark_parser.driver_tables changes what it writes.
-_TABLES_FORMAT = "2"
+_TABLES_FORMAT = "3"
 
 # What a reduction does with the children it pops.
 Reduce = Callable[[list[Any]], Any]
@@ -136,33 +135,71 @@ class _Parser:
         self.rules: list[tuple[str, int, Reduce | None]] = [
             (shape[0], shape[1], _reducer(builder, shape)) for shape in tables["rules"]]
         self.pattern = re.compile(tables["pattern"])
+        # The same without names: the pieces it cuts tile the text, and each is typed by itself (`kind`).
+        self.tiles = re.compile(tables["tiles"])
         self.keywords: dict[str, str] = tables["keywords"]
         self.punctuation: dict[str, str] = tables["punctuation"]
         self.ignore = frozenset(tables["ignore"])
         self.kept_tokens = frozenset(tables["kept_tokens"])
+        # Each keyword and punctuation mark to its kind; other pieces are typed once per parse.
+        self.kinds = {"": "$END"}
+        for piece in [*self.keywords, *self.punctuation]:
+            self.kind(piece, self.kinds)
+        # Where a run of one-child reductions ends: by the state under them, the first rule and the next token.
+        self.passes: dict[tuple[int, int, str], int] = {}
         terminals = [*self.keywords.values(), *self.punctuation.values(), *self.pattern.groupindex]
         if any(hasattr(builder, t) for t in terminals):
             raise _Unsupported  # lark would call the builder on such tokens
 
-    def run(self, text: str) -> Any:  # noqa: ANN401, C901, PLR0912 - the builder's value; one loop on purpose
+    def passing(self, below: int, first: int, kind: str) -> int:
+        """The state after `?rule`s of one child reduce one after the other over the state `below`, before `kind`.
+
+        Each pops one state and pushes the rule's, so the state below stays: the run depends on
+        it, on the first rule and on the token only, and is worked out once.
+        """
+        states, rules = self.states, self.rules
+        state: int = below
+        action: int | None = first
+        while action is not None and action < 0 and rules[~action][2] is None:
+            state = states[below][rules[~action][0]]
+            if state == self.end:  # the start rule is built, never passed on
+                raise _Unsure
+            action = states[state].get(kind)
+        self.passes[below, first, kind] = state
+        return state
+
+    def kind(self, piece: str, kinds: dict[str, str]) -> str:
+        """The terminal a piece of text cut by `tiles` is, as `pattern` would type it where it was cut.
+
+        The first group of `pattern` that matches the piece whole: terminals are plain
+        expressions (no look-around), so a group before it that could take the piece would
+        have taken it in the text too.
+        """
+        match = self.pattern.fullmatch(piece)
+        kinds[piece] = kind = match.lastgroup or "_x" if match is not None else "_x"
+        return kind
+
+    def run(self, text: str) -> Any:  # noqa: ANN401, C901, PLR0912, PLR0915 - the builder's value; one loop on purpose
         """The value of the start rule; _Unsure where lark might read the text otherwise.
 
         One loop, without a call per token or per reduction but the builder's: most of a parse.
         """
-        states, rules, ignore = self.states, self.rules, self.ignore
+        states, rules, ignore, passes = self.states, self.rules, self.ignore, self.passes
         keywords, punctuation, end, kept_tokens = self.keywords, self.punctuation, self.end, self.kept_tokens
         values: list[Any] = []
-        stack, line, line_start = [self.start], 1, 0
-        for match in itertools.chain(self.pattern.finditer(text), [None]):
-            if match is None:
-                kind, value = "$END", ""
-            else:
-                kind, value = match.lastgroup or "_x", match.group()
-                if kind in ignore:
-                    if "\n" in value:
-                        line += value.count("\n")
-                        line_start = match.start() + value.rindex("\n") + 1
-                    continue
+        stack, line, line_start, end_of = [self.start], 1, 0, 0
+        kinds = self.kinds.copy()
+        pieces = self.tiles.findall(text)
+        pieces.append("")  # the end of the text
+        for value in pieces:
+            start = end_of
+            end_of += len(value)
+            kind = kinds.get(value) or self.kind(value, kinds)
+            if kind in ignore:
+                if "\n" in value:
+                    line += value.count("\n")
+                    line_start = start + value.rindex("\n") + 1
+                continue
             row = states[stack[-1]]
             if kind == "NAME":
                 kind = keywords.get(value, kind)
@@ -173,9 +210,12 @@ class _Parser:
             action = row.get(kind)
             while action is not None and action < 0:  # reduce, then go to the state after the rule
                 origin, size, build = rules[~action]
-                if build is None:
-                    del stack[-1]
-                elif size:
+                if build is None:  # `?rule`s passing their one child on, one after the other
+                    state = passes.get((stack[-2], action, kind))
+                    stack[-1] = state = self.passing(stack[-2], action, kind) if state is None else state
+                    action = states[state].get(kind)
+                    continue
+                if size:
                     children = values[-size:]
                     del values[-size:], stack[-size:]
                     values.append(build(children))
@@ -186,13 +226,13 @@ class _Parser:
                     return values[-1]
                 stack.append(state)
                 action = states[state].get(kind)
-            if action is None or match is None:
+            if action is None or not value:
                 raise _Unsure
             stack.append(action)
             if kind in kept_tokens:
                 token = Token(value)
                 token.line = token.end_line = line
-                token.column = column = match.start() - line_start + 1
+                token.column = column = start - line_start + 1
                 token.end_column = column + len(value)
                 values.append(token)
             else:  # dropped by every rule that takes it

@@ -7,7 +7,6 @@ node that cannot be resolved becomes `none`, so that checking goes on and report
 
 from __future__ import annotations
 
-import difflib
 import functools
 import itertools
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
@@ -62,25 +61,27 @@ class Suggester:
             return ""
         candidates = list(itertools.islice(itertools.chain.from_iterable(pools), left))
         self.compared += len(candidates)
+        import difflib  # noqa: PLC0415 - only where a name is misspelt: most checks never need it
+
         close = difflib.get_close_matches(name, candidates, n=1)
         return f"; did you mean {close[0]!r}?" if close else ""
 
 
-@attrs.define
 class Symbols:
     """Every global name of a ruleset, by kind."""
 
-    enums: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
-    members: dict[str, str] = attrs.field(factory=dict)  # member -> enum
-    zones: dict[str, tuple[str, ...]] = attrs.field(factory=dict)  # name -> dims
-    vars: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
-    consts: set[str] = attrs.field(factory=set)
-    options: set[str] = attrs.field(factory=set)
-    funcs: dict[str, ast.FuncDecl] = attrs.field(factory=dict)
-    procs: dict[str, tuple[str, ...]] = attrs.field(factory=dict)
-    attributes: set[str] = attrs.field(factory=set)
-    grids: set[str] = attrs.field(factory=set)  # zones declared with grid(w, h)
-    no_list: set[str] = attrs.field(factory=set)  # variables that start as a number, text or truth value
+    def __init__(self) -> None:
+        self.enums: dict[str, tuple[str, ...]] = {}
+        self.members: dict[str, str] = {}  # member -> enum
+        self.zones: dict[str, tuple[str, ...]] = {}  # name -> dims
+        self.vars: dict[str, tuple[str, ...]] = {}
+        self.consts: set[str] = set()
+        self.options: set[str] = set()
+        self.funcs: dict[str, ast.FuncDecl] = {}
+        self.procs: dict[str, tuple[str, ...]] = {}
+        self.attributes: set[str] = set()
+        self.grids: set[str] = set()  # zones declared with grid(w, h)
+        self.no_list: set[str] = set()  # variables that start as a number, text or truth value
 
     def all_names(self) -> Iterable[str]:
         """Every name an expression may use, for suggestions (read lazily)."""

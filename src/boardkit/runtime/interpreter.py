@@ -19,6 +19,7 @@ from boardkit.runtime.events import Event
 from boardkit.runtime.options import SKIP
 from boardkit.runtime.pieces import Piece, label_of
 from boardkit.runtime.program import STEP_LIMIT, ProcRun, Program
+from boardkit.runtime.proofs import cut_off, lookup, step
 from boardkit.runtime.work import WORK_LIMIT
 
 if TYPE_CHECKING:
@@ -226,6 +227,8 @@ class Interpreter:
         else:
             frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)
             frame[1] += 1
+        if s.trail is not None:
+            step(s, option)
 
     def take(self, s: State, options: list[Value], i: int, chooser: int, label: str | None) -> str:
         """Takes the game's i-th option of the pending decision; returns the label it is logged by.
@@ -242,6 +245,8 @@ class Interpreter:
                 label = branch.name
             s.elog.append((chooser, label, ins.prompt))  # a Chose (State.elog)
             frame[1] = branch.target
+            if s.trail is not None:  # kept once the game is searched (runtime/proofs.py)
+                step(s, option)
             return label
         if label is None:
             kind = option.__class__
@@ -252,6 +257,8 @@ class Interpreter:
         s.elog.append((chooser, label, ins.prompt))
         frame[2][ins.var] = None if option is SKIP else (list(option) if option.__class__ is list else option)
         frame[1] += 1
+        if s.trail is not None:
+            step(s, option)
         return label
 
     def _below_of(self, frames: list[list[Any]]) -> bool:
@@ -369,6 +376,21 @@ class Interpreter:
         return self._full(s, snap, option, chooser, depth)
 
     def _full(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int) -> bool:
+        """What a trial run of `option` finds, or what one found here before (runtime/proofs.py)."""
+        k, found = lookup(s, option)
+        if found is not None:
+            return found
+        trail = s.trail
+        if k is None or trail is None:
+            return self._trial(s, snap, option, chooser, depth)
+        kept = trail[1]
+        cut = kept.cut_offs
+        found = self._trial(s, snap, option, chooser, depth)
+        if kept.cut_offs == cut:
+            kept.proofs[k] = found
+        return found
+
+    def _trial(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int) -> bool:
         """A trial run: `option` taken on the state, then the turn played on as far as it must be."""
         s.trials_left -= 1
         if s.trials_left < 0:
@@ -412,13 +434,12 @@ class Interpreter:
         plain, fallback = self._open(s, name, pc, local)
         if not plain and not fallback:
             return False
-        if depth >= PROBE_DEPTH or code == _STOPS:
+        if code == _STOPS:
             return True
+        if depth >= PROBE_DEPTH:
+            return cut_off(s)
         below = self._below_of(s.frames)
-        if code != _FAILS and not below:
-            return True
-        player = self._chooser(s, self.procs[name], pc, by, local)
-        if player != chooser:
+        if (code != _FAILS and not below) or self._chooser(s, self.procs[name], pc, by, local) != chooser:
             return True
         snap: list[Snapshot] = []
         return any(self._try(s, snap, o, chooser, depth + 1, below=below) for o in plain) or any(

@@ -9,6 +9,7 @@ rule language, the runtime helpers, and no Python built-ins.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import linecache
@@ -26,6 +27,7 @@ from boardkit.runtime.events import TurnEnded, TurnStarted
 from boardkit.runtime.grid import top_at
 from boardkit.runtime.listops import LIST_LIMIT
 from boardkit.runtime.options import offered
+from boardkit.runtime.proofs import cut_off
 from boardkit.runtime.work import (
     ConstState,
     add,
@@ -104,8 +106,6 @@ class Program:
         # Tracebacks and debuggers can show the generated lines.
         linecache.cache[self.filename] = (len(source), None, source.splitlines(keepends=True), self.filename)
         exec(self.code, ns)  # noqa: S102 - our own generated source, run with a namespace of our own
-        self.spans = [Span(*t) for t in ns["SPANS"]]
-        self._line_span = _line_spans(source)
         self.options = self._options(ns["OPTIONS"])
         self.consts: dict[str, Any] = {name: ns[f"K_{name}"] for name in game.consts}
         self.procs = {name: ProcRun(name, p.params, p.code, p.probe, ns["PROCS"][name], ns["SITES"][name])
@@ -124,6 +124,16 @@ class Program:
             zip(game.invariants, ns["INVARIANTS"], strict=True))
         self.quick: dict[tuple[str, int], QuickFn | tuple[QuickFn, ...]] = ns["QUICK"]
 
+    # Read only to report a rule's runtime error: worked out then, not at every load.
+    @functools.cached_property
+    def spans(self) -> list[Span]:
+        """The rule text each span index of the generated code stands for."""
+        return [Span(*t) for t in self.ns["SPANS"]]
+
+    @functools.cached_property
+    def _line_span(self) -> list[int]:
+        return _line_spans(self.source)
+
     def _namespace(self) -> dict[str, Any]:
         ns: dict[str, Any] = {"__builtins__": {}, "__name__": f"boardkit_rules_{self.game.name}"}
         ns.update({f"_b_{name}": fn for name, fn in BUILTINS.items()})
@@ -134,7 +144,8 @@ class Program:
                   _TurnStarted=TurnStarted, _TurnEnded=TurnEnded, _const=self._const, _runaway=self._runaway,
                   _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,
                   _offered=offered, _QUICK_FAULTS=(*RULE_FAULTS, Horizon),
-                  _MISS=_MISS, TypeError=TypeError, bool=bool, _spans=_spans, _data=json.loads)
+                  _MISS=_MISS, TypeError=TypeError, bool=bool, _spans=_spans, _data=json.loads,
+                  _cut_off=cut_off)
         return ns
 
     # Errors, located by the span indexes the generated code passes.

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, rule_fault
 from boardkit.model.defs import number_range
-from boardkit.runtime import grid
+from boardkit.runtime import grid, proofs
 from boardkit.runtime.events import Chose, Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
 from boardkit.runtime.pieces import Piece, by_id, label_of
 from boardkit.runtime.work import WORK_LIMIT, add
@@ -84,11 +84,14 @@ class Layout:
 class State:
     """Everything that changes during a game. Closures compiled from rules read it directly."""
 
+    # At most 29 attributes: CPython 3.11 keeps an instance's attributes in a dict that shares
+    # its keys with the class's other instances only up to that many, and reads shared ones
+    # much faster (the generated code reads `s.zones`, `s.vars`, ... at every step).
+    # tests/test_fast_path.py holds to it.
     def __init__(self, program: Program, layout: Layout, nplayers: int, options: dict[str, Any], seed: int) -> None:
         self.program = program
         self.game = game = program.game
         self.layout = layout
-        self.zslot = layout.zslot
         self.zf = layout.zf
         self.nplayers = nplayers
         self.players = list(range(nplayers))
@@ -125,6 +128,9 @@ class State:
         # pieces' values). Zone lists are replaced, never changed in place, so an entry holds
         # while its list is the zone's: across effects, snapshots and copies.
         self.proj: dict[tuple[int, str], tuple[list[Piece], list[Value]]] = {}
+        # What look-ahead trials proved, by position (runtime/proofs.py): shared with clones, kept
+        # from the first copy on (search), so that a game played straight on pays nothing for it.
+        self.trail: proofs.Trail = None
         # How many more backward jumps and calls may run before the next decision.
         self.steps = 0
         # Knowledge of hidden pieces: piece id -> bit mask of the players who have seen it.
@@ -371,6 +377,8 @@ class State:
         """Ends the game, for `reason`."""
         self.memo = {}
         self.proj = {}  # nothing more to work out
+        if self.probing is None:  # nor to prove (a trial's end leaves the game's proofs as they are)
+            self.trail = None
         self.over = True
         self.end_reason = reason
         self.frames = []
@@ -386,9 +394,13 @@ class State:
             raise Horizon
 
     def forget(self) -> None:
-        """Drops what the memo holds, for code that changes the state directly (loading)."""
+        """Drops what the memo holds, for code that changes the state directly (loading, dealing again).
+
+        The state is at a position no option led to: it gets a trail of its own.
+        """
         self.memo = {}
         self.proj = {}
+        self.trail = proofs.renamed(self.trail)
 
     # Copies.
     def copy(self) -> State:
@@ -397,6 +409,8 @@ class State:
         Zone lists, boards and knowledge are replaced, never changed in place, so sharing them
         is safe; what changes in place is copied.
         """
+        if self.trail is None and not self.over:  # searched from now on: both keep what trials prove
+            self.trail = proofs.start()
         twin = object.__new__(State)
         twin.__dict__.update(self.__dict__)
         twin.zones = self.zones[:]
@@ -421,12 +435,14 @@ class State:
         return (self.zones[:], loc, dict(self.vars),
                 [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng_draws, len(self.elog),
                 self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known,
-                self.boards, None if compact else self.memo)
+                self.boards, None if compact else self.memo, self.trail)
 
     def restore(self, snap: Snapshot) -> None:
         """Brings the state back to a snapshot of it."""
         (zones, loc, vars_, frames, self.rng_draws, nevents, self.over, self.end_reason, self.turn_player,
-         self.turn_count, npieces, self.known, self.boards, memo) = snap
+         self.turn_count, npieces, self.known, self.boards, memo, trail) = snap
+        # A checkpoint from before the game kept proofs names no position: a new trail.
+        self.trail = trail if trail is not None else proofs.renamed(self.trail)
         # What was remembered of that state holds again (effects since made memos of their own).
         self.memo = memo if memo is not None else {}
         self.zones = zones[:]

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+import os
 import random
+import signal
 import statistics
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -564,6 +567,24 @@ def _load_cached(ref: RulesetRef) -> Ruleset:
     return ref.load()
 
 
+def watch_parent(parent: int) -> None:
+    """Ends this worker process soon after the process that started it is gone.
+
+    A parent stopped by a signal (`kill`, a closed terminal) cannot shut its pool down, and a
+    worker would otherwise play its games to the end of its chunk with no one to read them.
+    """
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_WATCH_PERIOD)
+        signal.raise_signal(signal.SIGTERM)  # the whole process, whatever its main thread is doing
+
+    threading.Thread(target=watch, name="boardkit-watch-parent", daemon=True).start()
+
+
+# Seconds between a worker's looks at its parent.
+_WATCH_PERIOD = 0.5
+
+
 def chunks(games: int, jobs: int) -> Iterator[range]:
     # About eight chunks per worker: enough to balance load and update progress, few
     # enough that sending results back costs little next to playing the games.
@@ -586,7 +607,8 @@ def _play_parallel(
     context = multiprocessing.get_context("spawn")
     records: list[GameRecord] = []
     failures: list[SimulationError] = []
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=watch_parent,
+                               initargs=(os.getpid(),))
     try:
         pending: set[Future[list[GameRecord]]] = {
             pool.submit(play_chunk_of, ref, settings, chunk)

@@ -1,0 +1,95 @@
+"""What look-ahead trials proved, kept for the decisions that reach the same positions.
+
+A trial of an option plays on into the next decisions and tries their options until one
+completes the turn: it proves, for each option it tried there, whether the turn can be
+completed after it. A game, or a clone of it (search clones a game for each move it tries),
+that then plays that option reaches exactly the position the trial saw, since play is
+deterministic given the state. There the look-ahead would prove the same again.
+
+Positions are named by trails. A game keeps none until it is first copied (search copies it;
+a game played straight on never is, and pays nothing); from then on the game and its copies
+share one `Kept`. Taking an option at trail t leads to the trail `paths[t, option]`, the same
+in a trial and in play; a loaded or dealt-again state gets a new trail. `proofs[t, option]` is
+what a trial found for that option at trail t. What a depth bound cut short is not kept
+(`cut_off`): a position reached deeper in a trial has less depth left before the bound than
+the same position met in play.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    from boardkit.runtime.state import State
+
+# Trails of all games in this process: every position that is not known to be another's has its own.
+_TRAILS = itertools.count(1)
+# The most paths a game and its copies keep: beyond, they start afresh.
+KEPT = 50_000
+
+
+class Kept:
+    """What a game and its copies know: where options lead, what trials proved there."""
+
+    __slots__ = ("cut_offs", "paths", "proofs")
+
+    def __init__(self) -> None:
+        self.paths: dict[tuple[Any, ...], int] = {}
+        self.proofs: dict[tuple[Any, ...], bool] = {}
+        # How often a trial stopped at the depth bound (what it found then is not kept).
+        self.cut_offs = 0
+
+
+#: A state's trail: its position's number and what it shares with its copies; None: not kept.
+Trail: TypeAlias = tuple[int, Kept] | None
+
+
+def start() -> Trail:
+    """A trail for a state that begins to keep proofs: a position no one has named."""
+    return next(_TRAILS), Kept()
+
+
+def renamed(trail: Trail) -> Trail:
+    """The trail of a state changed otherwise than by an option (loaded, dealt again): a new position."""
+    return None if trail is None else (next(_TRAILS), trail[1])
+
+
+def step(s: State, option: Any) -> None:  # noqa: ANN401 - any option value
+    """Moves a kept trail past `option`: to the trail a trial or a copy that took it named, or a new one."""
+    trail = s.trail
+    if trail is None:
+        return
+    here, kept = trail
+    paths = kept.paths
+    k = (here, option, option.__class__ is bool)
+    try:
+        nxt = paths.get(k)
+    except TypeError:  # a list: not kept
+        s.trail = next(_TRAILS), kept
+        return
+    if nxt is None:
+        if len(paths) > KEPT:
+            paths.clear()
+            kept.proofs.clear()
+        nxt = paths[k] = next(_TRAILS)
+    s.trail = nxt, kept
+
+
+def lookup(s: State, option: Any) -> tuple[tuple[Any, ...] | None, bool | None]:  # noqa: ANN401 - any option value
+    """The key of `option` at the state's position (None: not kept) and what a trial proved of it."""
+    trail = s.trail
+    if trail is None:
+        return None, None
+    k = (trail[0], option, option.__class__ is bool)
+    try:
+        return k, trail[1].proofs.get(k)
+    except TypeError:  # a list
+        return None, None
+
+
+def cut_off(s: State) -> bool:
+    """The look-ahead stopped at its depth bound: what it finds now is not kept (see the module)."""
+    if s.trail is not None:
+        s.trail[1].cut_offs += 1
+    return True
