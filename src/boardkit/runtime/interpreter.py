@@ -24,7 +24,7 @@ from boardkit.runtime.work import WORK_LIMIT
 
 if TYPE_CHECKING:
 
-    from boardkit.model.defs import BranchOption, Decision
+    from boardkit.model.defs import Decision
     from boardkit.runtime.program import QuickFn
     from boardkit.runtime.state import Snapshot, State
     from boardkit.runtime.work import Value
@@ -239,26 +239,15 @@ class Interpreter:
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
         option = options[i]
-        if ins.__class__ is Branch:
-            branch: BranchOption = ins.options[option]
-            if label is None:
-                label = branch.name
-            s.elog.append((chooser, label, ins.prompt))  # a Chose (State.elog)
-            frame[1] = branch.target
-            if s.trail is not None:  # kept once the game is searched (runtime/proofs.py)
-                step(s, option)
-            return label
         if label is None:
             kind = option.__class__
-            if (kind is int or kind is str) and all(o.__class__ is kind for o in options):
+            if ins.__class__ is Branch:
+                label = ins.options[option].name
+            elif (kind is int or kind is str) and all(o.__class__ is kind for o in options):
                 label = str(option)
             else:
                 label = self.option_labels(s, options)[i]
-        s.elog.append((chooser, label, ins.prompt))
-        frame[2][ins.var] = None if option is SKIP else (list(option) if option.__class__ is list else option)
-        frame[1] += 1
-        if s.trail is not None:
-            step(s, option)
+        self.apply(s, option, chooser, label)
         return label
 
     def _below_of(self, frames: list[list[Any]]) -> bool:
