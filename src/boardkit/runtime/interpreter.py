@@ -219,13 +219,16 @@ class Interpreter:
         Look-ahead passes no label: its choices are not events of the game.
         """
         frame = s.frames[-1]
-        ins = self.procs[frame[0]].code[frame[1]]
+        self._take(s, frame, self.procs[frame[0]].code[frame[1]], option, chooser, label)
+
+    @staticmethod
+    def _take(s: State, frame: list[Any], ins: Decision, option: Value, chooser: int, label: str | None) -> None:  # noqa: PLR0917 - the hot step
         if label is not None:
             s.elog.append((chooser, label, ins.prompt))  # a Chose (State.elog)
-        if isinstance(ins, Branch):
+        if ins.__class__ is Branch:
             frame[1] = ins.options[option].target
         else:
-            frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)
+            frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)  # type: ignore[union-attr]
             frame[1] += 1
         if s.trail is not None:
             step(s, option)
@@ -243,11 +246,11 @@ class Interpreter:
             kind = option.__class__
             if ins.__class__ is Branch:
                 label = ins.options[option].name
-            elif (kind is int or kind is str) and all(o.__class__ is kind for o in options):
+            elif (kind is int or kind is str) and len(set(map(type, options))) == 1:
                 label = str(option)
             else:
                 label = self.option_labels(s, options)[i]
-        self.apply(s, option, chooser, label)
+        self._take(s, frame, ins, option, chooser, label)
         return label
 
     def _below_of(self, frames: list[list[Any]]) -> bool:
