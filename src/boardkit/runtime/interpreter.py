@@ -279,9 +279,18 @@ class Interpreter:
         """
         frame = s.frames[-1]
         name, pc, local = frame[0], frame[1], frame[2]
-        _, _, by, code, quick, var = self._decisions[name][pc]
-        plain, fallback = self._open(s, name, pc, local)
-        player = self._chooser(s, self.procs[name], pc, by, local)
+        kind, raw, by, code, quick, var = self._decisions[name][pc]
+        fallback: list[Value]
+        if kind is _PLAIN:  # the commonest decision, without a call to _open
+            try:
+                plain, fallback = list(raw(s, local)), []
+            except RULE_FAULTS as exc:
+                raise RuleRuntimeError(rule_fault(exc), self.procs[name].span(pc)) from None
+        else:
+            plain, fallback = self._open(s, name, pc, local)
+        player = local.get("$actor") if by is None else None
+        if player.__class__ is not int or not 0 <= player < s.nplayers:
+            player = self._chooser(s, self.procs[name], pc, by, local)
         if code == _STOPS:  # no dead end ahead, and its procedure does not return: nothing to try
             return plain or fallback, player
         below = self._below_of(s.frames)
