@@ -389,14 +389,20 @@ def _trial_after_call(caller: d.ProcDef, pc: int) -> list[str]:
     return ["if probe:", f"    F[1] = {pc + 1}", f"    return {RESUMED}"]
 
 
+def _copied(w: Writer, node: m.Expr) -> str:
+    """Source of a value a local keeps: a list is copied (`_cp`); a literal, a number or `next`'s player is not."""
+    scalar = isinstance(node, m.Lit) or w.ex.number(node) or (isinstance(node, m.BuiltinCall) and node.name == "next")
+    return w.ex.gen(node) if scalar else f"_cp({w.ex.gen(node)})"
+
+
 def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef], *,  # noqa: C901, PLR0911, PLR0912
            proc: d.ProcDef) -> list[str]:
     if isinstance(ins, d.Let):
-        return [f"L[{ins.name!r}] = _cp({w.ex.gen(ins.value)})"]
+        return [f"L[{ins.name!r}] = {_copied(w, ins.value)}"]
     if isinstance(ins, d.SetLocal):
         name, value = ins.name, w.ex.gen(ins.value)
         if ins.op == "=":
-            return [f"L[{name!r}] = _cp({value})"]
+            return [f"L[{name!r}] = {_copied(w, ins.value)}"]
         if ins.op == "+=":
             return [f"L[{name!r}] = _add(s, L[{name!r}], {value})"]
         return [f"L[{name!r}] = L[{name!r}] - {value}"]
@@ -447,7 +453,7 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
                 f"    pc = {ins.end}"]
     if isinstance(ins, d.CallProc):
         params = procs[ins.proc].params
-        local = "".join(f"{p!r}: _cp({w.ex.gen(a)}), " for p, a in zip(params, ins.args, strict=True))
+        local = "".join(f"{p!r}: {_copied(w, a)}, " for p, a in zip(params, ins.args, strict=True))
         return [f"F[1] = {pc}",
                 f"if len(s.frames) >= {CALL_DEPTH}:",
                 f"    _too_deep({idx})",
