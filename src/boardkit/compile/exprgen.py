@@ -234,7 +234,6 @@ class ExprGen:
         msg = f"no source for {type(node).__name__}"
         raise TypeError(msg)
 
-
     def _where(self, node: m.Where) -> str:
         var = node.it.ident
         source = self._walked(node.coll)

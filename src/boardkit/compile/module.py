@@ -400,9 +400,10 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
     if isinstance(ins, d.Let):
         return [f"L[{ins.name!r}] = {_copied(w, ins.value)}"]
     if isinstance(ins, d.SetLocal):
-        name, value = ins.name, w.ex.gen(ins.value)
+        name = ins.name
         if ins.op == "=":
             return [f"L[{name!r}] = {_copied(w, ins.value)}"]
+        value = w.ex.gen(ins.value)
         if ins.op == "+=":
             return [f"L[{name!r}] = _add(s, L[{name!r}], {value})"]
         return [f"L[{name!r}] = L[{name!r}] - {value}"]
