@@ -191,8 +191,11 @@ class Interpreter:
         """
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
+        kind = options[0].__class__ if options else None
         if isinstance(ins, Branch):
             labels = [ins.options[o].name for o in options]
+        elif (kind is int or kind is str) and len(set(map(type, options))) == 1:  # numbers alone, or texts alone
+            labels = list(map(str, options))
         else:
             skip = str(ins.optional)
             labels = [o if o.__class__ is str else skip if o is SKIP else label_of(o) for o in options]
