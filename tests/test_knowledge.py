@@ -223,3 +223,26 @@ def test_list_builtins_fail_with_a_location(expr: str, message: str) -> None:
     with pytest.raises(RuleRuntimeError, match=message) as err:
         boardkit.parse_ruleset(text, filename="lists.bk").new_game(players=2, seed=0)
     assert err.value.span is not None
+
+
+def test_moving_into_a_public_zone_forgets_exactly_the_pieces_there() -> None:
+    """What `move` forgets of the pieces now in a public zone, whichever of the zone or the
+    known pieces it walks, is what a walk of every known piece forgets."""
+    import random
+
+    from boardkit.runtime.pieces import Piece
+    from boardkit.runtime.state import _forget_in
+
+    rng = random.Random(5)
+    pieces = [Piece(i, "Tile", {}, str(i)) for i in range(40)]
+    for _ in range(300):
+        loc = [rng.randrange(4) for _ in pieces]
+        dest = rng.randrange(4)
+        here = [p for p in pieces if loc[p.id] == dest]
+        chosen = rng.sample(here, rng.randrange(len(here) + 1))
+        staying = [p for p in here if p not in chosen]
+        known = {p.id: rng.randrange(1, 8) for p in rng.sample(pieces, rng.randrange(1, 40))}
+        expected = {i: m for i, m in known.items() if loc[i] != dest}
+        kept = _forget_in(known, loc, dest, staying, chosen)
+        assert kept == expected
+        assert list(kept) == list(expected)  # the order of what is kept, too

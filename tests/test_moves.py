@@ -395,3 +395,29 @@ def test_repeat_is_bounded_by_the_work_budget_before_it_counts(count: str) -> No
     text = f'game "R"\nplayers 2\nvar n = 0\nplay {{\n  repeat {count} {{\n    set n += 1\n  }}\n  end game "x"\n}}\n'
     with pytest.raises(boardkit.RuleRuntimeError, match=r"r\.bk:5:\d+: .*(steps of work|whole number)"):
         boardkit.parse_ruleset(text, filename="r.bk").new_game(players=2)
+
+
+@pytest.mark.parametrize("where", ["func", "score"])
+def test_walks_of_fixed_lists_nested_in_a_function_are_bounded(where: str) -> None:
+    """A function's first walk of a list of fixed length is charged with its call; the walks
+    nested in it are charged each time: a billion-step comprehension is a located error."""
+    walk = "size([a for a in range(1, 1000) for b in range(1, 1000) for c in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]])"
+    if where == "func":
+        text = (f'game "W"\nplayers 2\nfunc big() = {walk}\nvar n = 0\n'
+                'play {\n  set n = big()\n  end game "x"\n}\n')
+        line = 6  # where the function is called
+    else:
+        text = f'game "W"\nplayers 2\nplay {{\n  end game "x"\n}}\nscore p = {walk}\n'
+        line = 6
+    rules = boardkit.parse_ruleset(text, filename="w.bk")
+    with pytest.raises(boardkit.RuleRuntimeError, match=rf"w\.bk:{line}:\d+: .*steps of work"):
+        rules.new_game(players=2).outcome()
+
+
+def test_a_function_walking_fixed_lists_is_charged_for_them() -> None:
+    """What a function walks of a list of fixed length counts towards the work budget: called
+    in a loop of a million, a function walking 1,000 numbers runs out of budget."""
+    text = ('game "W"\nplayers 2\nfunc f(x) = size([a for a in range(1, 1000) if a > x])\nvar n = 0\n'
+            'play {\n  set n = size([f(i) for i in range(1, 3000)])\n  end game "x"\n}\n')
+    with pytest.raises(boardkit.RuleRuntimeError, match=r"w\.bk:\d+:\d+: .*steps of work"):
+        boardkit.parse_ruleset(text, filename="w.bk").new_game(players=2)

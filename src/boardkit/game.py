@@ -205,7 +205,7 @@ class Game:
         if isinstance(move, Move) and move.offered_at is not None and move.offered_at is self._point:
             for i, m in enumerate(self._moves or ()):  # offered here: found by identity, no label compared
                 if m is move:
-                    self._apply(i, move.label)
+                    self._apply(self._legal(), i, move.label)
                     return
         moves = self.legal_moves()
         if isinstance(move, Move):
@@ -218,7 +218,7 @@ class Game:
         label = move.label if isinstance(move, Move) else move
         for i, m in enumerate(moves):
             if m.label == label:
-                self._apply(i, label)
+                self._apply(self._legal(), i, label)
                 return
         offered = ", ".join(m.label for m in moves)
         msg = f"{_shown(label, 80)} is not a legal move for player {moves[0].player} now; legal: {offered}"
@@ -236,12 +236,11 @@ class Game:
         if type(action) is not int or not 0 <= action < len(options):
             msg = f"action {_shown(action)} is not one of the {len(options)} legal actions (0 to {len(options) - 1})"
             raise IllegalMove(msg)
-        label = self._moves[action].label if self._moves is not None else None
-        self._apply(action, label)
+        self._apply(options, action, self._moves[action].label if self._moves is not None else None)
 
-    def _apply(self, i: int, label: str | None) -> None:
+    def _apply(self, options: list[Value], i: int, label: str | None) -> None:
+        """Plays the i-th of the pending decision's `options` (those `_legal` found)."""
         s, interp = self._s, self._interp
-        options = self._legal()
         player = self._decider()
         made = len(self.history)
         if made % CHECKPOINT_EVERY == 0 and (not self._checkpoints or self._checkpoints[-1][0] != made):

@@ -44,6 +44,11 @@ class ExprGen:
         # Names bound to the items of a list of pieces (`for x in hand`): pieces themselves.
         self._piece_vars: set[str] = set()
         self.projections: dict[str, set[str]] = {}
+        # While a function's body is written: the work its comprehensions over lists of fixed
+        # length do, charged once with the call instead of per walk (None elsewhere); and how
+        # many comprehension bodies the source being written lies in.
+        self.charged: int | None = None
+        self._inside = 0
 
     def gen_with(self, node: m.Expr, locals_name: str) -> str:
         """Source of `node` where procedure locals are in the dict `locals_name`."""
@@ -187,7 +192,11 @@ class ExprGen:
             args = ["s", self.zone_slot(node.zone), *(self.gen(a) for a in node.args)]
             return f"_b_{node.name}({', '.join(args)})"
         if isinstance(node, m.KeyFunc):
-            return f"(lambda {node.cell.ident}: {self.gen(node.body)})"
+            self._inside += 1
+            try:
+                return f"(lambda {node.cell.ident}: {self.gen(node.body)})"
+            finally:
+                self._inside -= 1
         if isinstance(node, m.FuncCall):
             small = self.inlined.get(node.name)
             if small is not None and all(_plain(a) for a in node.args):
@@ -219,21 +228,80 @@ class ExprGen:
         if isinstance(node, m.ListLit):
             return "[" + ", ".join(self.gen(x) for x in node.items) + "]"
         if isinstance(node, m.Where):
-            var = node.it.ident
-            return f"[{var} for {var} in _each(s, {self.gen(node.coll)}) if {self.gen(node.cond)}]"
+            return self._where(node)
         if isinstance(node, m.ListComp):
-            clauses = []
-            for f in node.fors:
+            return self._comprehension(node)
+        msg = f"no source for {type(node).__name__}"
+        raise TypeError(msg)
+
+    def _where(self, node: m.Where) -> str:
+        var = node.it.ident
+        source = self._walked(node.coll)
+        self._inside += 1
+        try:
+            return f"[{var} for {var} in {source} if {self.gen(node.cond)}]"
+        finally:
+            self._inside -= 1
+
+    def _comprehension(self, node: m.ListComp) -> str:
+        clauses = []
+        base = self._inside
+        try:
+            for i, f in enumerate(node.fors):
                 if self.pieces(f.iter):
                     self._piece_vars.add(f.var.ident)
-                clause = f"for {f.var.ident} in _each(s, {self.gen(f.iter)})"
+                # The first list is walked once; the rest of the comprehension once per item.
+                self._inside = base + (i > 0)
+                clause = f"for {f.var.ident} in {self._walked(f.iter)}"
+                self._inside = base + 1
                 if f.cond is not None:
                     clause += f" if {self.gen(f.cond)}"
                 clauses.append(clause)
             return f"[{self.gen(node.elt)} {' '.join(clauses)}]"
-        msg = f"no source for {type(node).__name__}"
-        raise TypeError(msg)
+        finally:
+            self._inside = base
 
+    def _walked(self, node: m.Expr) -> str:
+        """Source of a list a comprehension walks, charged to the work budget.
+
+        A list whose length the rule text fixes (or bounds: the players), walked once per
+        evaluation of a function's body, is charged with the function's call (`charged`): no
+        call per walk.
+        """
+        n = self._fixed_length(node) if self.charged is not None and self._inside == 0 else None
+        if n is None:
+            return f"_each(s, {self.gen(node)})"
+        self.charged = cast("int", self.charged) + n
+        if isinstance(node, m.EnumList):
+            return repr(node.members)
+        if isinstance(node, m.ListLit) and all(isinstance(x, m.Lit) for x in node.items):
+            return repr(tuple(cast("m.Lit", x).value for x in node.items))
+        if isinstance(node, m.BuiltinCall):  # a range between two numbers
+            low, high = (cast("m.Lit", a).value for a in node.args)
+            return f"range({low}, {cast('int', high) + 1})"
+        return self.gen(node)
+
+    def _fixed_length(self, node: m.Expr) -> int | None:
+        """The length of a list the rule text fixes or bounds, if small.
+
+        An enum, a list display, a range between two numbers, a constant that is one of these, the players.
+        """
+        if isinstance(node, m.ConstRef):
+            node = self.game.consts[node.name].value
+            if isinstance(node, m.BuiltinCall):
+                return None  # walked as the constant's value, not as a range
+        n: int | None = None
+        if isinstance(node, m.EnumList):
+            n = len(node.members)
+        elif isinstance(node, m.ListLit):
+            n = len(node.items)
+        elif isinstance(node, m.StateRef) and node.name == "players":
+            n = self.game.max_players
+        elif isinstance(node, m.BuiltinCall) and node.name == "range" and len(node.args) == 2:  # noqa: PLR2004 - both ends
+            low, high = (a.value if isinstance(a, m.Lit) else None for a in node.args)
+            if isinstance(low, int) and isinstance(high, int) and low.__class__ is high.__class__ is int:
+                n = max(0, high - low + 1)
+        return n if n is not None and n <= _FIXED_MAX else None
 
     def _zone_count(self, node: m.BuiltinCall) -> str | None:
         """`count(zone where .attr == x)` (or `size`) as a count of the zone's remembered projection."""
@@ -262,6 +330,10 @@ class ExprGen:
             self.projections.setdefault(obj.name, set()).add(node.name)
             return f"FA_{obj.name}__{node.name}({''.join(['s', *(', ' + self.gen(a) for a in obj.args)])})"
         return f"[_x.attrs[{node.name!r}] for _x in {self.gen(obj)}]"
+
+
+# The longest list of fixed length charged with a function's call rather than when walked.
+_FIXED_MAX = 1000
 
 
 def _plain(node: m.Expr) -> bool:

@@ -115,22 +115,23 @@ def _functions(w: Writer, game: d.GameDef) -> None:
         params = "".join(f", {p.ident}" for p in f.params)
         w.line(f"def F_{f.name}(s{params}):{'  # remembered' if f.name in remembered else ''}")
         w.at(f.span, 1)
+        body, cost = _charged(w, f.body, CALL_COST)
         if f.name not in remembered:
-            w.line(f"s.work -= {CALL_COST}", 1)
+            w.line(f"s.work -= {cost}", 1)
             w.line("if s.work < 0:", 1)
             w.line("_over_budget()", 2)
-            w.line(f"return {w.ex.gen(f.body)}", 1)
+            w.line(f"return {body}", 1)
             continue
         key = "".join(f"{p.ident}, {p.ident}.__class__ is bool, " for p in f.params)
-        _remembered_fn(w, f"({f.name!r}, {key})", w.ex.gen(f.body), charged=True)
+        _remembered_fn(w, f"({f.name!r}, {key})", body, cost=cost)
     w.line("")
 
 
-def _remembered_fn(w: Writer, key: str, value: str, *, charged: bool = False) -> None:
+def _remembered_fn(w: Writer, key: str, value: str, *, cost: int = 0) -> None:
     """Writes the body of a function that keeps `value` in s.memo under the key `key`.
 
     The key may hold a list (the arguments of a call): then there is no key, and no memo.
-    `charged`: working the value out costs a call of a rule's function in the work budget.
+    `cost`: what working the value out charges to the work budget (a rule's function: its call).
     """
     w.line(f"_k = {key}", 1)
     w.line("try:", 1)
@@ -139,8 +140,8 @@ def _remembered_fn(w: Writer, key: str, value: str, *, charged: bool = False) ->
     w.line("_r = _MISS", 2)
     w.line("_k = None", 2)
     w.line("if _r is _MISS:", 1)
-    if charged:
-        w.line(f"s.work -= {CALL_COST}", 2)
+    if cost:
+        w.line(f"s.work -= {cost}", 2)
         w.line("if s.work < 0:", 2)
         w.line("_over_budget()", 3)
     w.line(f"_r = {value}", 2)
@@ -206,11 +207,28 @@ def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], f
 _INLINE_SIZE = 40
 
 
+def _charged(w: Writer, node: m.Expr, cost: int) -> tuple[str, int]:
+    """Source of a function's body, and what one evaluation of it charges the work budget up front.
+
+    `cost` and the walks of lists of fixed length (ExprGen.charged).
+    """
+    w.ex.charged = cost
+    try:
+        return w.ex.gen(node), w.ex.charged
+    finally:
+        w.ex.charged = None
+
+
 def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, *, args: str = "s, L") -> str:
     """Writes a function `name(args)` that returns the value of `node`."""
     w.line(f"def {name}({args}):")
     w.at(span, 1)
-    w.line(f"return {w.ex.gen(node)}", 1)
+    value, cost = _charged(w, node, 0)
+    if cost:
+        w.line(f"s.work -= {cost}", 1)
+        w.line("if s.work < 0:", 1)
+        w.line("_over_budget()", 2)
+    w.line(f"return {value}", 1)
     return name
 
 
@@ -224,8 +242,10 @@ def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int) -> str:
     key = "".join(f"L[{n!r}], L[{n!r}].__class__ is bool, " for n in names)
     w.line(f"def {name}(s, L):")
     w.at(span, 1)
-    value = w.ex.gen(node) if w.ex.distinct(node) else f"_offered({w.ex.gen(node)}, s)"
-    _remembered_fn(w, f"({site}, {key})", value)
+    value, cost = _charged(w, node, 0)
+    if not w.ex.distinct(node):
+        value = f"_offered({value}, s)"
+    _remembered_fn(w, f"({site}, {key})", value, cost=cost)
     return name
 
 
@@ -369,14 +389,21 @@ def _trial_after_call(caller: d.ProcDef, pc: int) -> list[str]:
     return ["if probe:", f"    F[1] = {pc + 1}", f"    return {RESUMED}"]
 
 
+def _copied(w: Writer, node: m.Expr) -> str:
+    """Source of a value a local keeps: a list is copied (`_cp`); a literal, a number or `next`'s player is not."""
+    scalar = isinstance(node, m.Lit) or w.ex.number(node) or (isinstance(node, m.BuiltinCall) and node.name == "next")
+    return w.ex.gen(node) if scalar else f"_cp({w.ex.gen(node)})"
+
+
 def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef], *,  # noqa: C901, PLR0911, PLR0912
            proc: d.ProcDef) -> list[str]:
     if isinstance(ins, d.Let):
-        return [f"L[{ins.name!r}] = _cp({w.ex.gen(ins.value)})"]
+        return [f"L[{ins.name!r}] = {_copied(w, ins.value)}"]
     if isinstance(ins, d.SetLocal):
-        name, value = ins.name, w.ex.gen(ins.value)
+        name = ins.name
         if ins.op == "=":
-            return [f"L[{name!r}] = _cp({value})"]
+            return [f"L[{name!r}] = {_copied(w, ins.value)}"]
+        value = w.ex.gen(ins.value)
         if ins.op == "+=":
             return [f"L[{name!r}] = _add(s, L[{name!r}], {value})"]
         return [f"L[{name!r}] = L[{name!r}] - {value}"]
@@ -427,7 +454,7 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
                 f"    pc = {ins.end}"]
     if isinstance(ins, d.CallProc):
         params = procs[ins.proc].params
-        local = "".join(f"{p!r}: _cp({w.ex.gen(a)}), " for p, a in zip(params, ins.args, strict=True))
+        local = "".join(f"{p!r}: {_copied(w, a)}, " for p, a in zip(params, ins.args, strict=True))
         return [f"F[1] = {pc}",
                 f"if len(s.frames) >= {CALL_DEPTH}:",
                 f"    _too_deep({idx})",

@@ -191,8 +191,11 @@ class Interpreter:
         """
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
+        kind = options[0].__class__ if options else None
         if isinstance(ins, Branch):
             labels = [ins.options[o].name for o in options]
+        elif (kind is int or kind is str) and len(set(map(type, options))) == 1:  # numbers alone, or texts alone
+            labels = list(map(str, options))
         else:
             skip = str(ins.optional)
             labels = [o if o.__class__ is str else skip if o is SKIP else label_of(o) for o in options]
@@ -219,13 +222,16 @@ class Interpreter:
         Look-ahead passes no label: its choices are not events of the game.
         """
         frame = s.frames[-1]
-        ins = self.procs[frame[0]].code[frame[1]]
+        self._take(s, frame, self.procs[frame[0]].code[frame[1]], option, chooser, label)
+
+    @staticmethod
+    def _take(s: State, frame: list[Any], ins: Decision, option: Value, chooser: int, label: str | None) -> None:  # noqa: PLR0917 - the hot step
         if label is not None:
             s.elog.append((chooser, label, ins.prompt))  # a Chose (State.elog)
-        if isinstance(ins, Branch):
+        if ins.__class__ is Branch:
             frame[1] = ins.options[option].target
         else:
-            frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)
+            frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)  # type: ignore[union-attr]
             frame[1] += 1
         if s.trail is not None:
             step(s, option)
@@ -243,11 +249,11 @@ class Interpreter:
             kind = option.__class__
             if ins.__class__ is Branch:
                 label = ins.options[option].name
-            elif (kind is int or kind is str) and all(o.__class__ is kind for o in options):
+            elif (kind is int or kind is str) and len(set(map(type, options))) == 1:
                 label = str(option)
             else:
                 label = self.option_labels(s, options)[i]
-        self.apply(s, option, chooser, label)
+        self._take(s, frame, ins, option, chooser, label)
         return label
 
     def _below_of(self, frames: list[list[Any]]) -> bool:
@@ -276,9 +282,18 @@ class Interpreter:
         """
         frame = s.frames[-1]
         name, pc, local = frame[0], frame[1], frame[2]
-        _, _, by, code, quick, var = self._decisions[name][pc]
-        plain, fallback = self._open(s, name, pc, local)
-        player = self._chooser(s, self.procs[name], pc, by, local)
+        kind, raw, by, code, quick, var = self._decisions[name][pc]
+        fallback: list[Value]
+        if kind is _PLAIN:  # the commonest decision, without a call to _open
+            try:
+                plain, fallback = list(raw(s, local)), []
+            except RULE_FAULTS as exc:
+                raise RuleRuntimeError(rule_fault(exc), self.procs[name].span(pc)) from None
+        else:
+            plain, fallback = self._open(s, name, pc, local)
+        player = local.get("$actor") if by is None else None
+        if player.__class__ is not int or not 0 <= player < s.nplayers:
+            player = self._chooser(s, self.procs[name], pc, by, local)
         if code == _STOPS:  # no dead end ahead, and its procedure does not return: nothing to try
             return plain or fallback, player
         below = self._below_of(s.frames)

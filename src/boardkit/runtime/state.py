@@ -193,7 +193,7 @@ class State:
         kind = zdef.kind
         if self.known and zdef.visibility == "public":
             # Everyone sees pieces in a public zone; what was known of them is moot from here.
-            self.known = {i: m for i, m in self.known.items() if loc[i] != dest}
+            self.known = _forget_in(self.known, loc, dest, zones[dest], chosen)
         if kind != "bag" and (end == "top" or (end is None and kind == "stack")):
             zones[dest] = chosen + zones[dest]
         else:
@@ -453,6 +453,24 @@ class State:
             del self.elog[nevents:]
             self._made = min(self._made, nevents)
         del self.pieces[npieces:]
+
+
+def _forget_in(known: dict[int, int], loc: list[int], dest: int,
+               staying: list[Piece], chosen: list[Piece]) -> dict[int, int]:
+    """`known` without the pieces now in zone `dest`: those `staying` there and those `chosen` for it.
+
+    Walks whichever is shorter, the pieces there or what is known; the dict is new only if
+    something is forgotten (it is shared with snapshots, never changed in place).
+    """
+    if len(staying) + len(chosen) >= len(known):
+        return {i: m for i, m in known.items() if loc[i] != dest}
+    gone = [p.id for p in staying if p.id in known] + [p.id for p in chosen if p.id in known]
+    if not gone:
+        return known
+    kept = dict(known)
+    for i in gone:
+        kept.pop(i, None)
+    return kept
 
 
 # The most zones whose slots fit in two bytes.
