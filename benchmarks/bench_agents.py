@@ -1,8 +1,9 @@
 """Agent strength and game balance runs (long: run in the background, not in the tests).
 
 Usage: python benchmarks/bench_agents.py NAME [--players P] --agents A,B --games N [--jobs J]
-       [--stall S] [--seed S] [--by NAME] [--json FILE]
+       [--stall S] [--seed S] [--by NAME] [--json FILE] [--conservative A]
        python benchmarks/bench_agents.py NAME [--players P] --agents A,B --pool OUT1 OUT2 ... [--by NAME]
+       [--conservative A]
 
 Plays a tournament (seats rotate), prints each game's record as a JSON line as it ends, then win rates with
 95% Wilson intervals, ratings, end reasons and game lengths; --json keeps the records for `boardkit` reports.
@@ -17,6 +18,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+
+import attrs
 
 import boardkit
 from boardkit.agents import Agent, MCTSAgent, register_agent
@@ -37,9 +40,12 @@ def main() -> int:
     parser.add_argument("--max-moves", type=int, default=5000)
     parser.add_argument("--by", action="append", default=[])
     parser.add_argument("--json")
+    parser.add_argument("--conservative", metavar="AGENT")
     args = parser.parse_args()
     rules = boardkit.load_ruleset(args.ruleset)
     agents = args.agents.split(",")
+    if args.conservative is not None and args.conservative not in agents:
+        parser.error(f"--conservative names an agent of --agents, not {args.conservative!r}")
     if args.pool:
         records = []
         for name in args.pool:
@@ -50,6 +56,8 @@ def main() -> int:
         assert all(set(r.agents) <= set(agents) for r in records), "pool only runs of the same agents"
         text = Tournament(rules.title, tuple(dict.fromkeys(agents)), tuple(args.by), pooled).text()
         print(text.replace(", seed -1:", f", {len(args.pool)} runs pooled:", 1))
+        if args.conservative is not None:
+            print(_conservative(rules.title, agents, args.by, pooled, args.conservative))
         departed = [line for r in args.pool for line in _departures(r)]
         if departed:
             left, compared = map(sum, zip(*departed, strict=True))
@@ -77,10 +85,24 @@ def main() -> int:
                       jobs=args.jobs, stall=args.stall, max_moves=args.max_moves, by=args.by, on_game=shown)
     report = Tournament(rules.title, tuple(dict.fromkeys(agents)), tuple(args.by), result)
     print(report.text())
+    if args.conservative is not None:
+        print(_conservative(rules.title, agents, args.by, result, args.conservative))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(report.to_dict(), out)
     return 0
+
+
+def _conservative(title: str, agents: list[str], by: list[str], result: SimulationResult, loser: str) -> str:
+    """The report again, every game not ended by the rules counted as won by the seats other than `loser`'s."""
+    records = tuple(attrs.evolve(r, winners=tuple(s for s, a in enumerate(r.agents) if a != loser),
+                                 end_reason=f"{r.end_reason} (counted lost by {loser})") if r.aborted else r
+                    for r in result.records)
+    counted = attrs.evolve(result, records=records)
+    text = Tournament(title, tuple(dict.fromkeys(agents)), tuple(by), counted).text()
+    ended = sum(not r.aborted for r in result.records)
+    text = text.replace(f"{len(records)} ended by the rules", f"{ended} ended by the rules", 1)
+    return f"conservative reading: games not ended by the rules count as lost by {loser}\n{text}"
 
 
 def _record(line: dict[str, object]) -> GameRecord:
