@@ -191,10 +191,9 @@ class Interpreter:
         """
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
-        kind = options[0].__class__ if options else None
         if isinstance(ins, Branch):
             labels = [ins.options[o].name for o in options]
-        elif (kind is int or kind is str) and len(set(map(type, options))) == 1:  # numbers alone, or texts alone
+        elif _plain(options):
             labels = list(map(str, options))
         else:
             skip = str(ins.optional)
@@ -246,10 +245,9 @@ class Interpreter:
         ins = self.procs[frame[0]].code[frame[1]]
         option = options[i]
         if label is None:
-            kind = option.__class__
             if ins.__class__ is Branch:
                 label = ins.options[option].name
-            elif (kind is int or kind is str) and len(set(map(type, options))) == 1:
+            elif _plain(options):
                 label = str(option)
             else:
                 label = self.option_labels(s, options)[i]
@@ -448,6 +446,12 @@ class Interpreter:
         snap: list[Snapshot] = []
         return any(self._try(s, snap, o, chooser, depth + 1, below=below) for o in plain) or any(
             self._try(s, snap, o, chooser, depth + 1, below=below) for o in fallback)
+
+
+def _plain(options: list[Value]) -> bool:
+    """Whether the options are numbers alone or texts alone: each labelled by itself, distinct ones never alike."""
+    kind = options[0].__class__ if options else None
+    return (kind is int or kind is str) and len(set(map(type, options))) == 1
 
 
 def _shortcut(s: State, quick: QuickFn | tuple[QuickFn, ...], var: str | None, local: dict[str, Value],  # noqa: PLR0917 - one call per option tried
