@@ -416,7 +416,7 @@ def test_walks_of_fixed_lists_nested_in_a_function_are_bounded(where: str) -> No
 
 def test_a_function_walking_fixed_lists_is_charged_for_them() -> None:
     """What a function walks of a list of fixed length counts towards the work budget: called
-    in a loop of a million, a function walking 1,000 numbers runs out of budget."""
+    3,000 times, a function walking 1,000 numbers (3 million steps) runs out of budget."""
     text = ('game "W"\nplayers 2\nfunc f(x) = size([a for a in range(1, 1000) if a > x])\nvar n = 0\n'
             'play {\n  set n = size([f(i) for i in range(1, 3000)])\n  end game "x"\n}\n')
     with pytest.raises(boardkit.RuleRuntimeError, match=r"w\.bk:\d+:\d+: .*steps of work"):
