@@ -4,6 +4,7 @@ of the text, before the parser runs; the steps after it do bounded work."""
 from __future__ import annotations
 
 import difflib
+import random
 
 import pytest
 
@@ -108,3 +109,30 @@ def test_excerpts_of_one_file_split_its_text_once() -> None:
     message = str(RuleError(diags, SourceFile(text, "f.bk")))
     assert "f.bk:4951:1: fault 4950\nline 4950\n^" in message
     assert splits == 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_brackets_by_passes_agree_with_counting_one_by_one(seed: int) -> None:
+    """The quick bracket check (C loops, a pass per level) decides as the count mark by mark does."""
+    rng = random.Random(seed)
+    answers = set()
+    for trial in range(60):
+        marks: list[str] = []
+        depth = 0
+        commas = 0.9 if trial % 2 else 0.6  # many commas: some bracket may hold over MAX_ITEMS
+        for _ in range(rng.choice([50, 3000, 8000])):
+            r = rng.random()
+            if r < commas:
+                marks.append(",")
+            elif r < commas + 0.06 or (depth == 0 and trial % 3):
+                marks.append(rng.choice("[({"))
+                depth += 1
+            else:
+                marks.append(rng.choice("])}"))
+                depth -= 1
+        if trial % 5 == 0:
+            marks = ["["] * rng.randint(40, 60) + marks
+        quick = limits._brackets_within(marks)
+        assert quick == limits._brackets_counted(marks), (seed, trial)
+        answers.add(quick)
+    assert answers == {True, False}

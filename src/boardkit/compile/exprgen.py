@@ -11,13 +11,17 @@ join of such), the source reads attributes directly instead of through the gener
 
 from __future__ import annotations
 
-from typing import cast
+from operator import attrgetter
+from typing import TYPE_CHECKING, cast
 
 import attrs
 
 from boardkit.model import defs as d
 from boardkit.model import expr as m
 from boardkit.source import SourceFile, Span
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
         ">": ">", ">=": ">=", "in": "in", "not in": "not in"}
@@ -370,27 +374,39 @@ def _is_node(value: object) -> bool:
 def _all_nodes(value: object, skip: type | None = None) -> list[object]:
     """Every model node under `value` (declarations, instructions, expressions), but those of class `skip`.
 
-    Spans and source files hold no nodes and are most of the model: they are not entered.
+    Spans, texts, numbers and source files hold no nodes and are most of the model: they are
+    not entered, and a node's fields that are declared to hold only them are not read.
     """
     out: list[object] = []
     todo = [value]
-    # The fields to enter of each class met: None for a class that holds no nodes.
-    names: dict[type | None, tuple[str, ...] | None] = {Span: None, SourceFile: None, str: None, int: None,
-                                                        bool: None, type(None): None, skip: None}
+    getters: dict[type | None, Callable[[object], tuple[object, ...]] | None] = {skip: None}
     while todo:
         v = todo.pop()
-        cls = type(v)
+        cls = v.__class__
         if cls is tuple or cls is list:
-            todo.extend(cast("list[object]", v))
-            continue
-        if cls is dict:
-            todo.extend(cast("dict[object, object]", v).values())
-            continue
-        if cls in names:
-            fields = names[cls]
+            todo += cast("list[object]", v)
+        elif cls is dict:
+            todo += cast("dict[object, object]", v).values()
         else:
-            fields = names[cls] = tuple(f.name for f in attrs.fields(cls)) if attrs.has(cls) else None
-        if fields is not None:
-            out.append(v)
-            todo.extend([getattr(v, f) for f in fields])
+            get = getters[cls] if cls in getters else getters.setdefault(cls, _getter(cls))
+            if get is not None:
+                out.append(v)
+                todo += get(v)
     return out
+
+
+# Field types that hold no model node (a node's fields are read only where they may).
+_NO_NODES = frozenset({"Span", "str", "int", "bool", "str | None", "tuple[str, ...]", "Scalar"})
+
+
+def _getter(cls: type) -> Callable[[object], tuple[object, ...]] | None:
+    """A function of a node of class `cls` to the values of its fields that may hold nodes; None for no node."""
+    if not attrs.has(cls) or cls is Span or cls is SourceFile:
+        return None
+    names = [f.name for f in attrs.fields(cls) if f.type not in _NO_NODES]
+    if not names:
+        return lambda _node: ()
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda node: (one(node),)
+    return attrgetter(*names)

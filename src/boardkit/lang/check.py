@@ -47,15 +47,23 @@ def is_constant(node: m.Expr) -> bool:
     """Whether `node` can be worked out from the rules alone, before any game.
 
     Looks at the expressions `m.walk` gives, as they come: a constant of a thousand
-    numbers is one look at each.
+    numbers is one look at each, and a list of literals alone (a row of a data table) one
+    look in all.
     """
     todo: list[object] = [node]
     known = _FIELDS
+    lit, list_lit = m.Lit, m.ListLit
     while todo:
         n = todo.pop()
+        cls = n.__class__
+        if cls is list_lit:
+            items = n.items  # type: ignore[attr-defined]
+            if set(map(type, items)) != {lit}:
+                todo += items
+            continue
         if not (isinstance(n, _CONSTANT_NODES) or (isinstance(n, m.BuiltinCall) and not n.needs_state)):
             return False
-        for name in _fields(type(n)) or ():
+        for name in _fields(cls) or ():
             value = getattr(n, name)
             if isinstance(value, tuple):
                 todo += [v for v in value if (known[type(v)] if type(v) in known else _fields(type(v))) is not None]

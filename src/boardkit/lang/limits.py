@@ -73,11 +73,34 @@ def _surely_within(text: str) -> bool:
 
 
 def _brackets_within(marks: list[str]) -> bool:
-    """Whether brackets nest and hold items within the limits; `marks`: the brackets and commas of a text."""
+    """Whether brackets nest and hold items within the limits; `marks`: the brackets and commas of a text.
+
+    By C loops: the depths accumulated, then the innermost pairs of brackets cut out one level
+    at a time, each pass measuring the commas they held (at most `MAX_NESTING` passes).
+    """
+    depths = list(itertools.accumulate(map(_DEPTH.__getitem__, marks)))
+    if min(depths, default=0) < 0:  # a closing bracket without an open one: counted one by one
+        return _brackets_counted(marks)
+    if max(depths, default=0) > MAX_NESTING:
+        return False
     if marks.count(",") < MAX_ITEMS:  # then no bracket holds too many items
-        depths = list(itertools.accumulate(map(_DEPTH.__getitem__, marks)))
-        if min(depths, default=0) >= 0:  # no closing bracket without an open one: the depths are as counted below
-            return max(depths, default=0) <= MAX_NESTING
+        return True
+    text = "".join(marks).translate(_ROUND)
+    while groups := _INNERMOST.findall(text):
+        if max(map(len, groups)) - 2 >= MAX_ITEMS:
+            return False
+        text = _INNERMOST.sub("", text)
+    # Left: brackets never closed, each holding the commas up to the next one.
+    return max(map(len, text.split("(")[1:]), default=0) < MAX_ITEMS
+
+
+# Every bracket as a round one, and a pair of them holding only commas.
+_ROUND = str.maketrans("[{]}", "(())")
+_INNERMOST = re.compile(r"\([^()]*\)")
+
+
+def _brackets_counted(marks: list[str]) -> bool:
+    """`_brackets_within` one mark at a time, where closing brackets come without open ones."""
     commas: list[int] = []  # for each open bracket
     for tok in marks:
         if tok == ",":
