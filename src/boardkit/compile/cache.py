@@ -15,15 +15,19 @@ from __future__ import annotations
 import functools
 import marshal
 import os
+from operator import attrgetter
 from pathlib import Path
 from types import CodeType
-from typing import Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import attrs
 
 from boardkit import diskcache, errors, source
 from boardkit._version import __version__
 from boardkit.model import defs, expr
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # Bumped whenever what an entry holds changes shape.
 FORMAT = 2
@@ -112,8 +116,8 @@ def _encode(value: object) -> _Marshal:
     Expressions are left out (None), since the generated code carries them.
     """
     cls = value.__class__
-    fields = _FIELDS.get(cls)
-    if fields is None:
+    get = _GETTERS.get(cls)
+    if get is None:
         if cls in _PLAIN:
             return cast("_Marshal", value)  # a number, text or None: marshal refuses anything else
         if cls is tuple:
@@ -124,17 +128,17 @@ def _encode(value: object) -> _Marshal:
             return None
         if not attrs.has(cls):
             return cast("_Marshal", value)
-        fields = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls))
-    out: list[Any] = [cls.__name__]
+        names = [f.name for f in attrs.fields(cls)]
+        if len(names) > 1:
+            get = _GETTERS[cls] = attrgetter(*names)
+        else:
+            get = _GETTERS[cls] = lambda node: tuple(getattr(node, name) for name in names)
     plain = _PLAIN
-    for f in fields:
-        v = getattr(value, f)
-        out.append(v if v.__class__ in plain else _encode(v))
-    return out
+    return [cls.__name__, *[v if v.__class__ in plain else _encode(v) for v in get(value)]]
 
 
-# Per model class, its fields in order (classes of the model are told apart by exact class: fast).
-_FIELDS: dict[type, tuple[str, ...]] = {}
+# Per model class, its fields' values in order (classes of the model are told apart by exact class: fast).
+_GETTERS: dict[type, Callable[[object], tuple[object, ...]]] = {}
 _PLAIN = frozenset({int, str, bool, float, type(None)})
 
 
