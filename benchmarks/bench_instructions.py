@@ -1,0 +1,190 @@
+"""Instructions per decision and per cold load, counted by callgrind: the figures that hold still
+on a busy machine.
+
+Wall-clock ratios on a shared machine move with its load and with the host's speed (the
+closing notes saw the same run vary by 1.7x); the number of instructions a run executes does
+not. Each measurement runs a small child process under `valgrind --tool=callgrind
+--callgrind-out-file=/dev/null` twice, once doing the work and once doing everything but it,
+and reports the difference:
+
+- **decisions**: for each case `NAME:PLAYERS:GAMES`, GAMES seeded random games (cut at
+  --max-decisions each) through `legal_actions`/`apply_action` ("actions") and through
+  `legal_moves`/`play` ("moves"), minus the same process playing no game: instructions per
+  decision. The rules come from the compiled cache, filled before counting.
+- **load** (`--load`): `load_ruleset(NAME)` with a cache directory that holds only lark's
+  parser tables (parse, check, compile and store, as a new or changed rule file meets it),
+  minus a process that only imports boardkit.
+
+`--old DIR` counts another version's source tree in the same way (`git archive COMMIT src
+rulesets examples benchmarks | tar -x -C DIR`; its own rule files, its `src/` first on the
+path) and prints the ratio now/old. Every child runs with PYTHONHASHSEED=0 (string hashing
+changes a count by up to 0.5% otherwise) and with its bytecode written beforehand.
+
+    python benchmarks/bench_instructions.py [--cases NAME:PLAYERS:GAMES ...] [--paths actions moves]
+        [--max-decisions 2000] [--load] [--old DIR] [--json FILE]
+
+Needs valgrind. A Meenakshi game costs about a minute under callgrind; the defaults take some
+ten minutes on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import benchutil as bu  # noqa: E402
+
+DEFAULT_CASES = ["mandala:2:15", "ananda:3:2", "chakra:2:1", "meenakshi:4:1", "examples/go_fish.bk:3:10",
+                 "benchmarks/connect_four.bk:2:30"]
+LOAD_RULESETS = ["meenakshi", "mandala", "benchmarks/connect_four.bk"]
+
+PLAY = r"""
+import random, sys
+import boardkit
+name, players, games, cap, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+rules = boardkit.load_ruleset(name)
+decisions = 0
+for seed in range(games):
+    game, rng, n = rules.new_game(players=players, seed=seed), random.Random(seed), 0
+    while not game.is_over and n < cap:
+        if path == "actions":
+            game.apply_action(rng.randrange(len(game.legal_actions())))
+        else:
+            game.play(rng.choice(game.legal_moves()))
+        n += 1
+    decisions += n
+print(decisions)
+"""
+
+LOAD = r"""
+import sys
+import boardkit
+if sys.argv[1]:
+    boardkit.load_ruleset(sys.argv[1])
+"""
+
+
+class Tree:
+    """A boardkit source tree to count: this checkout, or an exported older one."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cache = Path(tempfile.mkdtemp(prefix="bk-instr-"))  # compiled rules, filled by `warm`
+        self.tables = Path(tempfile.mkdtemp(prefix="bk-tables-"))  # parser tables only
+
+    def env(self, cache: Path) -> dict[str, str]:
+        env = dict(os.environ, PYTHONHASHSEED="0", BOARDKIT_CACHE_DIR=str(cache),
+                   PYTHONPATH=str(self.root / "src"))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        return env
+
+    def name(self, case: str) -> str:
+        """A bundled name as it is; a rule file as this tree's copy of it."""
+        return str(self.root / case) if case.endswith(".bk") else case
+
+    def warm(self, names: list[str]) -> None:
+        """Writes bytecode and compiled rules once, then keeps the parser tables apart for cold loads."""
+        for name in names:
+            subprocess.run([sys.executable, "-c", LOAD, self.name(name)], env=self.env(self.cache), check=True)
+        for tables in self.cache.glob("*.tables"):
+            shutil.copy(tables, self.tables)
+
+    def count(self, code: str, args: list[str], cache: Path) -> tuple[int, str]:
+        """Instructions the child executed, and what it printed."""
+        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                              sys.executable, "-c", code, *args], env=self.env(cache),
+                             capture_output=True, text=True, check=True)
+        found = re.search(r"Collected : (\d+)", run.stderr)
+        if found is None:
+            raise RuntimeError(f"no instruction count from callgrind:\n{run.stderr[-2000:]}")
+        return int(found.group(1)), run.stdout.strip()
+
+    def per_decision(self, case: str, path: str, cap: int) -> tuple[float, int]:
+        name, players, games = case.rsplit(":", 2)
+        base, _ = self.count(PLAY, [self.name(name), players, "0", str(cap), path], self.cache)
+        total, out = self.count(PLAY, [self.name(name), players, games, str(cap), path], self.cache)
+        decisions = int(out)
+        return (total - base) / decisions, decisions
+
+    def load(self, name: str) -> int:
+        cold = Path(tempfile.mkdtemp(prefix="bk-cold-"))
+        base = Path(tempfile.mkdtemp(prefix="bk-cold-"))
+        try:
+            for d in (cold, base):
+                for tables in self.tables.glob("*.tables"):
+                    shutil.copy(tables, d)
+            imported, _ = self.count(LOAD, [""], base)
+            loaded, _ = self.count(LOAD, [self.name(name)], cold)
+            return loaded - imported
+        finally:
+            shutil.rmtree(cold, ignore_errors=True)
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", nargs="+", default=DEFAULT_CASES, help="NAME:PLAYERS:GAMES")
+    parser.add_argument("--paths", nargs="+", default=["actions", "moves"], choices=["actions", "moves"])
+    parser.add_argument("--max-decisions", type=int, default=2000)
+    parser.add_argument("--load", action="store_true", help="also count cold loads")
+    parser.add_argument("--load-rulesets", nargs="+", default=LOAD_RULESETS)
+    parser.add_argument("--old", type=Path, help="an older source tree to count the same way")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        sys.exit("bench_instructions.py needs valgrind (apt install valgrind)")
+
+    trees = {"now": Tree(bu.ROOT)}
+    if args.old is not None:
+        trees["old"] = Tree(args.old.resolve())
+    names = sorted({c.rsplit(":", 2)[0] for c in args.cases} | set(args.load_rulesets if args.load else []))
+    for tree in trees.values():
+        tree.warm(names)
+
+    results: dict[str, object] = {"provenance": bu.provenance(), "decisions": [], "load": []}
+    rows = []
+    for case in args.cases:
+        for path in args.paths:
+            row: dict[str, object] = {"case": case, "path": path}
+            for label, tree in trees.items():
+                row[label], row[f"{label}_decisions"] = tree.per_decision(case, path, args.max_decisions)
+            cast_rows = results["decisions"]
+            assert isinstance(cast_rows, list)
+            cast_rows.append(row)
+            rows.append([case, path, str(row["now_decisions"]), *(f"{row[k]:,.0f}" for k in trees),
+                         *([f"{row['now'] / row['old']:.3f}"] if "old" in trees else [])])  # type: ignore[operator]
+            print(*rows[-1], flush=True)
+    bu.print_table("Instructions per decision (callgrind, start-up subtracted)",
+                   ["case", "path", "decisions", *trees, *(["now/old"] if "old" in trees else [])], rows)
+
+    if args.load:
+        rows = []
+        for name in args.load_rulesets:
+            counted = {label: tree.load(name) for label, tree in trees.items()}
+            load_rows = results["load"]
+            assert isinstance(load_rows, list)
+            load_rows.append({"ruleset": name, **counted})
+            rows.append([name, *(f"{counted[k] / 1e6:,.1f} M" for k in trees),
+                         *([f"{counted['now'] / counted['old']:.3f}"] if "old" in trees else [])])
+            print(*rows[-1], flush=True)
+        bu.print_table("Instructions of a cold load (parser tables kept; import subtracted)",
+                       ["ruleset", *trees, *(["now/old"] if "old" in trees else [])], rows)
+
+    for tree in trees.values():
+        shutil.rmtree(tree.cache, ignore_errors=True)
+        shutil.rmtree(tree.tables, ignore_errors=True)
+    if args.json is not None:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
