@@ -88,13 +88,17 @@ class Tree:
         return env
 
     def name(self, case: str) -> str:
-        """A bundled name as it is; a rule file as this tree's copy of it."""
-        return str(self.root / case) if case.endswith(".bk") else case
+        """A bundled name as it is; a rule file as this tree's copy of it (this checkout's if it has none)."""
+        if not case.endswith(".bk"):
+            return case
+        own = self.root / case
+        return str(own if own.exists() else bu.ROOT / case)
 
     def warm(self, names: list[str]) -> None:
         """Writes bytecode and compiled rules once, then keeps the parser tables apart for cold loads."""
-        for name in names:
-            subprocess.run([sys.executable, "-c", LOAD, self.name(name)], env=self.env(self.cache), check=True)
+        for name in names:  # a rule file this version cannot read is reported n/a when counted
+            subprocess.run([sys.executable, "-c", LOAD, self.name(name)], env=self.env(self.cache), check=False,
+                           capture_output=True)
         for tables in self.cache.glob("*.tables"):
             shutil.copy(tables, self.tables)
 
@@ -108,14 +112,19 @@ class Tree:
             raise RuntimeError(f"no instruction count from callgrind:\n{run.stderr[-2000:]}")
         return int(found.group(1)), run.stdout.strip()
 
-    def per_decision(self, case: str, path: str, cap: int) -> tuple[float, int]:
+    def per_decision(self, case: str, path: str, cap: int) -> tuple[float | None, int | None]:
+        """Instructions per decision and decisions played; None, None where this version cannot (no fast path)."""
         name, players, games = case.rsplit(":", 2)
-        base, _ = self.count(PLAY, [self.name(name), players, "0", str(cap), path], self.cache)
-        total, out = self.count(PLAY, [self.name(name), players, games, str(cap), path], self.cache)
+        try:
+            base, _ = self.count(PLAY, [self.name(name), players, "0", str(cap), path], self.cache)
+            total, out = self.count(PLAY, [self.name(name), players, games, str(cap), path], self.cache)
+        except subprocess.CalledProcessError:
+            return None, None
         decisions = int(out)
         return (total - base) / decisions, decisions
 
-    def load(self, name: str) -> int:
+    def load(self, name: str) -> int | None:
+        """Instructions of a cold load of `name`; None where this version cannot read it."""
         cold = Path(tempfile.mkdtemp(prefix="bk-cold-"))
         base = Path(tempfile.mkdtemp(prefix="bk-cold-"))
         try:
@@ -124,10 +133,17 @@ class Tree:
                     shutil.copy(tables, d)
             imported, _ = self.count(LOAD, [""], base)
             loaded, _ = self.count(LOAD, [self.name(name)], cold)
+        except subprocess.CalledProcessError:
+            return None
+        else:
             return loaded - imported
         finally:
             shutil.rmtree(cold, ignore_errors=True)
             shutil.rmtree(base, ignore_errors=True)
+
+
+def ratio(now: float | None, old: float | None) -> float | None:
+    return None if now is None or old is None else now / old
 
 
 def main() -> None:
@@ -160,8 +176,9 @@ def main() -> None:
             cast_rows = results["decisions"]
             assert isinstance(cast_rows, list)
             cast_rows.append(row)
-            rows.append([case, path, str(row["now_decisions"]), *(f"{row[k]:,.0f}" for k in trees),
-                         *([f"{row['now'] / row['old']:.3f}"] if "old" in trees else [])])  # type: ignore[operator]
+            counts = [row[k] for k in trees]
+            rows.append([case, path, bu.fmt(row["now_decisions"], "d"), *(bu.fmt(c) for c in counts),  # type: ignore[arg-type]
+                         *([bu.fmt(ratio(*counts), ".3f")] if "old" in trees else [])])  # type: ignore[arg-type]
             print(*rows[-1], flush=True)
     bu.print_table("Instructions per decision (callgrind, start-up subtracted)",
                    ["case", "path", "decisions", *trees, *(["now/old"] if "old" in trees else [])], rows)
@@ -173,8 +190,8 @@ def main() -> None:
             load_rows = results["load"]
             assert isinstance(load_rows, list)
             load_rows.append({"ruleset": name, **counted})
-            rows.append([name, *(f"{counted[k] / 1e6:,.1f} M" for k in trees),
-                         *([f"{counted['now'] / counted['old']:.3f}"] if "old" in trees else [])])
+            rows.append([name, *(bu.fmt(None if c is None else c / 1e6, ",.1f") + " M" for c in counted.values()),
+                         *([bu.fmt(ratio(*counted.values()), ".3f")] if "old" in trees else [])])
             print(*rows[-1], flush=True)
         bu.print_table("Instructions of a cold load (parser tables kept; import subtracted)",
                        ["ruleset", *trees, *(["now/old"] if "old" in trees else [])], rows)
