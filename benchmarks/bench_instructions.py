@@ -166,32 +166,28 @@ def main() -> None:
     for tree in trees.values():
         tree.warm(names)
 
-    results: dict[str, object] = {"provenance": bu.provenance(), "decisions": [], "load": []}
+    decisions: list[dict[str, object]] = []
     rows = []
     for case in args.cases:
         for path in args.paths:
-            row: dict[str, object] = {"case": case, "path": path}
-            for label, tree in trees.items():
-                row[label], row[f"{label}_decisions"] = tree.per_decision(case, path, args.max_decisions)
-            cast_rows = results["decisions"]
-            assert isinstance(cast_rows, list)
-            cast_rows.append(row)
-            counts = [row[k] for k in trees]
-            rows.append([case, path, bu.fmt(row["now_decisions"], "d"), *(bu.fmt(c) for c in counts),  # type: ignore[arg-type]
-                         *([bu.fmt(ratio(*counts), ".3f")] if "old" in trees else [])])  # type: ignore[arg-type]
+            counted = {label: tree.per_decision(case, path, args.max_decisions) for label, tree in trees.items()}
+            counts = [per for per, _ in counted.values()]
+            decisions.append({"case": case, "path": path, **{label: per for label, (per, _) in counted.items()},
+                              **{f"{label}_decisions": n for label, (_, n) in counted.items()}})
+            rows.append([case, path, bu.fmt(counted["now"][1], "d"), *(bu.fmt(c) for c in counts),
+                         *([bu.fmt(ratio(*counts), ".3f")] if "old" in trees else [])])
             print(*rows[-1], flush=True)
     bu.print_table("Instructions per decision (callgrind, start-up subtracted)",
                    ["case", "path", "decisions", *trees, *(["now/old"] if "old" in trees else [])], rows)
 
+    loads: list[dict[str, object]] = []
     if args.load:
         rows = []
         for name in args.load_rulesets:
-            counted = {label: tree.load(name) for label, tree in trees.items()}
-            load_rows = results["load"]
-            assert isinstance(load_rows, list)
-            load_rows.append({"ruleset": name, **counted})
-            rows.append([name, *(bu.fmt(None if c is None else c / 1e6, ",.1f") + " M" for c in counted.values()),
-                         *([bu.fmt(ratio(*counted.values()), ".3f")] if "old" in trees else [])])
+            loaded = {label: tree.load(name) for label, tree in trees.items()}
+            loads.append({"ruleset": name, **loaded})
+            rows.append([name, *(bu.fmt(None if c is None else c / 1e6, ",.1f") + " M" for c in loaded.values()),
+                         *([bu.fmt(ratio(*loaded.values()), ".3f")] if "old" in trees else [])])
             print(*rows[-1], flush=True)
         bu.print_table("Instructions of a cold load (parser tables kept; import subtracted)",
                        ["ruleset", *trees, *(["now/old"] if "old" in trees else [])], rows)
@@ -200,6 +196,7 @@ def main() -> None:
         shutil.rmtree(tree.cache, ignore_errors=True)
         shutil.rmtree(tree.tables, ignore_errors=True)
     if args.json is not None:
+        results = {"provenance": bu.provenance(), "decisions": decisions, "load": loads}
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 
 
