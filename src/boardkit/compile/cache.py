@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import marshal
 import os
-from operator import attrgetter
 from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
@@ -24,7 +23,7 @@ import attrs
 
 from boardkit import diskcache, errors, source
 from boardkit._version import __version__
-from boardkit.model import defs, expr
+from boardkit.model import defs, expr, fields_getter
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -128,11 +127,7 @@ def _encode(value: object) -> _Marshal:
             return None
         if not attrs.has(cls):
             return cast("_Marshal", value)
-        names = [f.name for f in attrs.fields(cls)]
-        if len(names) > 1:
-            get = _GETTERS[cls] = attrgetter(*names)
-        else:
-            get = _GETTERS[cls] = lambda node: tuple(getattr(node, name) for name in names)
+        get = _GETTERS[cls] = fields_getter([f.name for f in attrs.fields(cls)])
     plain = _PLAIN
     return [cls.__name__, *[v if v.__class__ in plain else _encode(v) for v in get(value)]]
 

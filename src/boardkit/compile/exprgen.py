@@ -11,13 +11,13 @@ join of such), the source reads attributes directly instead of through the gener
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import TYPE_CHECKING, cast
 
 import attrs
 
 from boardkit.model import defs as d
 from boardkit.model import expr as m
+from boardkit.model import fields_getter
 from boardkit.source import SourceFile, Span
 
 if TYPE_CHECKING:
@@ -403,10 +403,4 @@ def _getter(cls: type) -> Callable[[object], tuple[object, ...]] | None:
     """A function of a node of class `cls` to the values of its fields that may hold nodes; None for no node."""
     if not attrs.has(cls) or cls is Span or cls is SourceFile:
         return None
-    names = [f.name for f in attrs.fields(cls) if f.type not in _NO_NODES]
-    if not names:
-        return lambda _node: ()
-    if len(names) == 1:
-        one = attrgetter(names[0])
-        return lambda node: (one(node),)
-    return attrgetter(*names)
+    return fields_getter([f.name for f in attrs.fields(cls) if f.type not in _NO_NODES])
