@@ -14,11 +14,13 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 
-def games(path: Path) -> dict[int, dict[str, object]]:
+def games(path: Path) -> dict[int, dict[str, Any]]:
     """The run's games by seed (the JSON lines of its output)."""
-    return {g["seed"]: g for g in (json.loads(line) for line in path.read_text().splitlines() if line.startswith("{"))}
+    lines = path.read_text().splitlines()
+    return {g["seed"]: g for g in (json.loads(line) for line in lines if line.startswith("{"))}
 
 
 def sign_test(a: int, b: int) -> float:
@@ -26,7 +28,7 @@ def sign_test(a: int, b: int) -> float:
     n = a + b
     if n == 0:
         return 1.0
-    tail = sum(math.comb(n, k) for k in range(min(a, b) + 1)) / 2**n
+    tail = sum(math.comb(n, k) for k in range(min(a, b) + 1)) / (1 << n)
     return min(1.0, 2 * tail)
 
 
@@ -48,9 +50,11 @@ def main() -> int:
             only_second += w2 and not w1
     seats = both + neither + only_first + only_second
     print(f"{board}: {seats} seats in {len(first.keys() & second.keys())} common games")
-    print(f"  won in both {both}, in neither {neither}, only in the first run {only_first}, only in the second {only_second}")
+    print(f"  won in both {both}, in neither {neither}, "
+          f"only in the first run {only_first}, only in the second {only_second}")
     print(f"  wins: first run {both + only_first} of {seats}, second run {both + only_second} of {seats}")
-    print(f"  sign test on the discordant pairs ({only_first}:{only_second}): two-sided p = {sign_test(only_first, only_second):.4f}")
+    p = sign_test(only_first, only_second)
+    print(f"  sign test on the discordant pairs ({only_first}:{only_second}): two-sided p = {p:.4f}")
     return 0
 
 
