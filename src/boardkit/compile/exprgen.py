@@ -186,6 +186,9 @@ class ExprGen:
             counted = self._zone_count(node)
             if counted is not None:
                 return counted
+            inline = _INLINE.get(node.name)
+            if inline is not None and len(node.args) == 1 and not isinstance(node.args[0], m.Lit):
+                return inline.format(self.gen(node.args[0]))
             args = ["s"] if node.needs_state else []
             args += [self.gen(a) for a in node.args]
             return f"_b_{node.name}({', '.join(args)})"
@@ -335,6 +338,11 @@ class ExprGen:
             return f"FA_{obj.name}__{node.name}({''.join(['s', *(', ' + self.gen(a) for a in obj.args)])})"
         return f"[_x.attrs[{node.name!r}] for _x in {self.gen(obj)}]"
 
+
+# Built-ins of one argument written out where they are called: the same operations, and
+# the same faults, without a call.
+_INLINE = {"first": "({})[0]", "last": "({})[-1]", "empty": "(not {})", "size": "len({})",
+           "next": "(({}) + 1) % s.nplayers"}
 
 # The longest list of fixed length charged with a function's call rather than when walked.
 _FIXED_MAX = 1000

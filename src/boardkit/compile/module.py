@@ -413,10 +413,13 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
     if isinstance(ins, d.SetVar):
         return [f"s.set_var({w.ex.var_key(ins.var, ins.args)}, {w.ex.gen(ins.value)}, {ins.op!r})"]
     if isinstance(ins, d.MovePieces):
+        # `move` takes a list of its own: a slice or a filter is one already.
         out = [f"_c = {w.ex.gen(ins.pieces)}"]
         if ins.amount is not None:
-            out.append(f"_c = _c[:{w.ex.gen(ins.amount)}]")
-        out.append(f"s.move(list(_c), {w.ex.zone_slot(ins.dest)}, {ins.end!r}, {ins.drawn!r})")
+            chosen = f"_c[:{w.ex.gen(ins.amount)}]"
+        else:
+            chosen = "_c" if isinstance(ins.pieces, (m.Where, m.ListComp)) else "list(_c)"
+        out.append(f"s.move({chosen}, {w.ex.zone_slot(ins.dest)}, {ins.end!r}, {ins.drawn!r})")
         return out
     if isinstance(ins, d.Shuffle):
         return [f"s.shuffle({w.ex.zone_slot(ins.zone)})"]

@@ -57,14 +57,6 @@ def _concat(lists: list[list[T]]) -> list[T]:
     return out
 
 
-def _min(xs: Any, *rest: Any) -> Any:  # noqa: ANN401 - a list, or values, of any comparable kind
-    return min(xs, *rest) if rest else min(xs)
-
-
-def _max(xs: Any, *rest: Any) -> Any:  # noqa: ANN401 - a list, or values, of any comparable kind
-    return max(xs, *rest) if rest else max(xs)
-
-
 def _next(state: State, p: int, k: int = 1) -> int:
     return (p + k) % state.nplayers
 
@@ -103,8 +95,8 @@ BUILTINS: dict[str, Callable[..., Any]] = {
     "count": _count,
     "size": len,
     "sum": sum,
-    "min": _min,
-    "max": _max,
+    "min": min,  # of a list, or of values
+    "max": max,
     "abs": abs,
     "distinct": _distinct,
     "sorted": _sorted,
