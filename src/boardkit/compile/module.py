@@ -392,7 +392,11 @@ def _trial_after_call(caller: d.ProcDef, pc: int) -> list[str]:
 def _copied(w: Writer, node: m.Expr) -> str:
     """Source of a value a local keeps: a list is copied (`_cp`); a literal, a number or `next`'s player is not."""
     scalar = isinstance(node, m.Lit) or w.ex.number(node) or (isinstance(node, m.BuiltinCall) and node.name == "next")
-    return w.ex.gen(node) if scalar else f"_cp({w.ex.gen(node)})"
+    if scalar:
+        return w.ex.gen(node)
+    if isinstance(node, (m.Local, m.Bound)):  # a name: `_cp` written out, no call
+        return f"(_cv if (_cv := {w.ex.gen(node)}).__class__ is not list else list(_cv))"
+    return f"_cp({w.ex.gen(node)})"
 
 
 def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef], *,  # noqa: C901, PLR0911, PLR0912

@@ -317,8 +317,14 @@ class Interpreter:
                 legal = []
                 for o in options:
                     s.work = WORK_LIMIT  # each continuation may do a run's work; the trial count bounds them
-                    # (a full trial's restore puts new frames in place: the locals are read anew)
-                    found = None if quick is None else _shortcut(s, quick, var, s.frames[-1][2], o, 0, below)
+                    # The shortcut (`_shortcut`, written out); a full trial's restore puts new
+                    # frames in place, so the locals are read anew (s.frames).
+                    if quick is None:
+                        found = None
+                    elif var is None:
+                        found = quick[o](s, s.frames[-1][2], 0, below)  # type: ignore[index]
+                    else:
+                        found = quick(s, {**s.frames[-1][2], var: None if o is SKIP else o}, 0, below)  # type: ignore[operator]
                     if found is None:
                         found = self._full(s, snap, o, chooser, 0)
                     if found:

@@ -36,6 +36,10 @@ def key_text(key: Key) -> str:
     return key
 
 
+# How `move` puts pieces into a zone (Layout.zone_mode).
+APPENDED, FIRST, MIXED_IN = 0, 1, 2
+
+
 class Layout:
     """Zone slots and variable keys for one game definition and player count (shared, read-only)."""
 
@@ -71,6 +75,12 @@ class Layout:
                     node[key[-1]] = self.zslot[key]
             self.zf.append(tree)
         self.zone_text = [key_text(k) for k in self.zone_keys]
+        # How `move` puts pieces into each slot, worked out once: appended, put first when no
+        # end is named (a stack), or mixed in (a bag); and whether a capacity is checked.
+        self.zone_mode = [MIXED_IN if z.kind == "bag" else FIRST if z.kind == "stack" else APPENDED
+                          for z in self.zone_defs]
+        self.zone_capped = [c is not None for c in self.zone_capacity]
+        self.zone_public = [z.visibility == "public" for z in self.zone_defs]
         self.zone_by_text = {key_text(k): i for i, k in enumerate(self.zone_keys)}
         self.var_keys: list[Key] = []
         for v in game.vars.values():
@@ -174,7 +184,7 @@ class State:
 
     # Effects. Zone lists are replaced, never changed in place: a snapshot can then share them,
     # and a list read by a rule stays as it was when read.
-    def move(self, chosen: list[Piece], dest: int, end: str | None, drawn: bool = False) -> None:  # noqa: FBT001, FBT002 - generated code passes it by position, the cheapest call
+    def move(self, chosen: list[Piece], dest: int, end: str | None, drawn: bool = False) -> None:  # noqa: C901, PLR0912, FBT001, FBT002 - the hot effect, in one piece; generated code passes it by position, the cheapest call
         """Moves pieces to a zone.
 
         `drawn` when the rules took the first pieces of their zone rather than named ones (from
@@ -183,35 +193,11 @@ class State:
         self.memo = {}
         if not chosen:
             return
-        reveals = self.probing is not None and self._unknown_to(self.probing, chosen, drawn)
+        probing = self.probing
+        reveals = probing is not None and self._unknown_to(probing, chosen, drawn)
         if self.boards:
             grid.leave(self, chosen, dest)
-        zones, loc = self.zones, self.loc
-        by_source = self._take_out(chosen, dest)
-        lay = self.layout
-        zdef = lay.zone_defs[dest]
-        kind = zdef.kind
-        if self.known and zdef.visibility == "public":
-            # Everyone sees pieces in a public zone; what was known of them is moot from here.
-            self.known = _forget_in(self.known, loc, dest, zones[dest], chosen)
-        if kind != "bag" and (end == "top" or (end is None and kind == "stack")):
-            zones[dest] = chosen + zones[dest]
-        else:
-            zones[dest] = zones[dest] + chosen
-        if lay.zone_capacity[dest] is not None:
-            self.check_capacity(dest)
-        if kind == "bag":
-            self._mix(dest)
-        if self.probing is None:
-            text = lay.zone_text
-            for src, ids in by_source.items():
-                self.elog.append((_ONE[ids[0]] if len(ids) == 1 else tuple(ids), text[src], text[dest]))
-        if reveals:
-            raise Horizon
-
-    def _take_out(self, chosen: list[Piece], dest: int) -> dict[int, list[int]]:
-        """Takes pieces out of their zones, now placed at `dest`: the ids taken from each zone."""
-        zones, loc = self.zones, self.loc
+        zones, loc, lay = self.zones, self.loc, self.layout
         if len(chosen) == 1:  # the commonest move: one piece
             piece = chosen[0]
             src = loc[piece.id]
@@ -219,7 +205,34 @@ class State:
             zone.remove(piece)
             zones[src] = zone
             loc[piece.id] = dest
-            return {src: [piece.id]}
+            by_source = None
+        else:
+            by_source = self._take_out(chosen, dest)
+        if self.known and lay.zone_public[dest]:
+            # Everyone sees pieces in a public zone; what was known of them is moot from here.
+            self.known = _forget_in(self.known, loc, dest, zones[dest], chosen)
+        mode = lay.zone_mode[dest]
+        if mode != MIXED_IN and (end == "top" or (end is None and mode == FIRST)):
+            zones[dest] = chosen + zones[dest]
+        else:
+            zones[dest] = zones[dest] + chosen
+        if lay.zone_capped[dest]:
+            self.check_capacity(dest)
+        if mode == MIXED_IN:
+            self._mix(dest)
+        if probing is None:
+            text = lay.zone_text
+            if by_source is None:
+                self.elog.append((_ONE[chosen[0].id], text[src], text[dest]))
+            else:
+                for src, ids in by_source.items():
+                    self.elog.append((_ONE[ids[0]] if len(ids) == 1 else tuple(ids), text[src], text[dest]))
+        if reveals:
+            raise Horizon
+
+    def _take_out(self, chosen: list[Piece], dest: int) -> dict[int, list[int]]:
+        """Takes pieces out of their zones, now placed at `dest`: the ids taken from each zone."""
+        zones, loc = self.zones, self.loc
         by_source: dict[int, list[int]] = {}
         for p in chosen:
             src = loc[p.id]
