@@ -232,7 +232,9 @@ class Game:
         if self._s.over:
             msg = f"the game is over ({self._s.end_reason}); no action {_shown(action)} can be played"
             raise IllegalMove(msg)
-        options = self._legal()
+        options = self._options
+        if options is None:
+            options = self._legal()
         if type(action) is not int or not 0 <= action < len(options):
             msg = f"action {_shown(action)} is not one of the {len(options)} legal actions (0 to {len(options) - 1})"
             raise IllegalMove(msg)
@@ -241,7 +243,9 @@ class Game:
     def _apply(self, options: list[Value], i: int, label: str | None) -> None:
         """Plays the i-th of the pending decision's `options` (those `_legal` found)."""
         s, interp = self._s, self._interp
-        player = self._decider()
+        player = self._player
+        if player is None:
+            player = self._decider()
         made = len(self.history)
         if made % CHECKPOINT_EVERY == 0 and (not self._checkpoints or self._checkpoints[-1][0] != made):
             self._checkpoints.append((made, s.snapshot(compact=True)))
