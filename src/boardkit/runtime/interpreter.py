@@ -244,14 +244,22 @@ class Interpreter:
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
         option = options[i]
-        if label is None:
-            if ins.__class__ is Branch:
+        if ins.__class__ is Branch:
+            if label is None:
                 label = ins.options[option].name
-            elif _plain(options):
-                label = str(option)
-            else:
-                label = self.option_labels(s, options)[i]
-        self._take(s, frame, ins, option, chooser, label)
+            frame[1] = ins.options[option].target
+        else:
+            if label is None:
+                kind = option.__class__  # `_plain`, written out: this is the hot step
+                if (kind is int or kind is str) and len(set(map(type, options))) == 1:
+                    label = str(option)
+                else:
+                    label = self.option_labels(s, options)[i]
+            frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)
+            frame[1] += 1
+        s.elog.append((chooser, label, ins.prompt))  # a Chose (State.elog)
+        if s.trail is not None:
+            step(s, option)
         return label
 
     def _below_of(self, frames: list[list[Any]]) -> bool:
