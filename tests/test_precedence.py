@@ -7,6 +7,8 @@ under any other grouping), and by the shape and spans of the tree.
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 import boardkit
@@ -53,6 +55,13 @@ VALUES = [
     ("if true or false then 1 else 2", 1),
     ("if 1 > 2 then 1 else 2 * 3", 6),
     ("[x * 2 + 1 for x in [1, 2] if x + 1 == 3]", [5]),
+    # Built-ins the compiler writes out at their calls group as calls (2 players: next(0) is 1).
+    ("-next(0)", -1),  # -(0 + 1) % 2 = 1
+    ("7 / next(0)", 7),  # 7 / (0 + 1) % 2 = 1
+    ("-first([3, 4]) * 2", -6),
+    ("10 / last([3, 5])", 2),
+    ("-size([1, 2]) + 3", 1),
+    ("not empty([]) or true", True),
 ]
 
 
@@ -138,3 +147,15 @@ def test_nodes_of_one_level_span_the_whole_level() -> None:
     assert isinstance(tree, ast.Where)
     assert isinstance(tree.coll, ast.Where)
     assert [_at(tree), _at(tree.coll)] == [(1, 19), (1, 11)]
+
+
+def test_a_builtin_of_literals_loads_without_a_python_warning() -> None:
+    """`first(-1)` is written as a call, not as a subscript of a constant Python would warn about."""
+    text = ('game "literal"\nplayers 2\nvar v = none\nplay {\n  if false {\n    set v = first(-1) + last(1 + 2)\n'
+            '  }\n  set v = first(0 - 1)\n  end game "done"\n}\n')
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rules = boardkit.parse_ruleset(text, filename="literal.bk")
+    with pytest.raises(boardkit.RuleRuntimeError) as err:
+        rules.new_game(seed=0)
+    assert "literal.bk:8" in str(err.value)

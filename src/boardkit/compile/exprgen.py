@@ -187,7 +187,7 @@ class ExprGen:
             if counted is not None:
                 return counted
             inline = _INLINE.get(node.name)
-            if inline is not None and len(node.args) == 1 and not isinstance(node.args[0], m.Lit):
+            if inline is not None and len(node.args) == 1 and not _literal(node.args[0]):
                 return inline.format(self.gen(node.args[0]))
             args = ["s"] if node.needs_state else []
             args += [self.gen(a) for a in node.args]
@@ -342,10 +342,25 @@ class ExprGen:
 # Built-ins of one argument written out where they are called: the same operations, and
 # the same faults, without a call.
 _INLINE = {"first": "({})[0]", "last": "({})[-1]", "empty": "(not {})", "size": "len({})",
-           "next": "(({}) + 1) % s.nplayers"}
+           "next": "((({}) + 1) % s.nplayers)"}
 
 # The longest list of fixed length charged with a function's call rather than when walked.
 _FIXED_MAX = 1000
+
+
+def _literal(node: m.Expr) -> bool:
+    """Whether `node` is made of literals alone: Python folds it to a constant, and warns when one is subscripted."""
+    if isinstance(node, m.Lit):
+        return True
+    if isinstance(node, m.Unary):
+        return _literal(node.operand)
+    if isinstance(node, m.Binary):
+        return _literal(node.left) and _literal(node.right)
+    if isinstance(node, m.BoolOp):
+        return all(_literal(v) for v in node.values)
+    if isinstance(node, m.Ternary):
+        return _literal(node.cond) and _literal(node.then) and _literal(node.other)
+    return False
 
 
 def _plain(node: m.Expr) -> bool:
