@@ -275,6 +275,27 @@ def _branch_fn(w: Writer, name: str, ins: d.Branch) -> str:
     return name
 
 
+def _guard_fns(w: Writer, name: str, ins: d.Branch) -> str:
+    """Writes each condition of a branch's options as a function of its own; the source of their tuple.
+
+    Look-ahead tries a branch's options in order and stops at the first after which the turn
+    can be completed: it works out the conditions one at a time, and only as far as it goes.
+    None where no option has a condition.
+    """
+    if all(o.when is None for o in ins.options):
+        return "None"
+    names = []
+    for i, o in enumerate(ins.options):
+        if o.when is None:
+            names.append("None")
+            continue
+        names.append(f"{name}_{i}")
+        w.line(f"def {name}_{i}(s, L):")
+        w.at(ins.span, 1)  # a fault is located as in the branch's W_ function
+        w.line(f"return {w.ex.gen(o.when)}", 1)
+    return f"({', '.join(names)}, )"
+
+
 def _declarations(w: Writer, game: d.GameDef) -> None:
     w.line("# Initial values of variables, capacities and sizes of zones, labels and parts of pieces.")
     vars_ = [f"{v.name!r}: {_expr_fn(w, f'V_{v.name}', v.init, v.span)}" for v in game.vars.values()]
@@ -520,7 +541,8 @@ def _sites(w: Writer, game: d.GameDef) -> None:
                 if ins.by is None and passing:
                     quick.append(f"({proc.name!r}, {pc}): {ahead.entry(proc.name, pc + 1)}")
             elif isinstance(ins, d.Branch):
-                entries.append(f"{pc}: ({_branch_fn(w, f'W_{base}', ins)}, {by})")
+                options = _branch_fn(w, f"W_{base}", ins)
+                entries.append(f"{pc}: ({options}, {by}, {_guard_fns(w, f'G_{base}', ins)})")
                 if ins.by is None:
                     targets = "".join(f"{ahead.entry(proc.name, o.target)}, " for o in ins.options)
                     quick.append(f"({proc.name!r}, {pc}): ({targets})")

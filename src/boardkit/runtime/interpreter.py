@@ -34,8 +34,9 @@ __all__ = ["DECISION", "OVER", "TURN_DONE", "Interpreter"]
 
 TRIAL_LIMIT = 200_000
 # What decide() needs of a site: kind, its options' function, its player's (or None), its
-# _chain code, the look-ahead's shortcut (None, one, or one per branch option), the variable set.
-_Site = tuple[int, Any, Any, int, Any, "str | None"]
+# _chain code, the look-ahead's shortcut (None, one, or one per branch option), the variable set,
+# and a branch's options' conditions one by one (None: no option has one; see `_branch_completable`).
+_Site = tuple[int, Any, Any, int, Any, "str | None", "tuple[Any, ...] | None"]
 _PLAIN, _BRANCH, _OPTIONAL = 0, 1, 2
 # Interpreter._chain's codes: a dead end may follow; the turn cannot go on past the procedure
 # (0: that depends on the callers).
@@ -68,12 +69,13 @@ class Interpreter:
     def _site_facts(self, name: str, pc: int) -> _Site:
         proc = self.procs[name]
         ins, site = proc.code[pc], proc.sites[pc]
+        guards = None
         if isinstance(ins, Branch):
-            kind, var = _BRANCH, None
+            kind, var, guards = _BRANCH, None, site[2]
         else:
             assert isinstance(ins, Choose)  # noqa: S101 - _decisions lists decisions only
             kind, var = (_PLAIN if ins.optional is None else _OPTIONAL), ins.var
-        return (kind, site[0], site[1], self._chain[name][pc], self.program.quick.get((name, pc)), var)
+        return (kind, site[0], site[1], self._chain[name][pc], self.program.quick.get((name, pc)), var, guards)
 
     def run(self, s: State, *, probe: bool = False) -> int:  # noqa: C901 - one loop dispatches every outcome (hot)
         """Executes until a decision, the end of the game, or (when probing) the end of the turn."""
@@ -288,7 +290,7 @@ class Interpreter:
         """
         frame = s.frames[-1]
         name, pc, local = frame[0], frame[1], frame[2]
-        kind, raw, by, code, quick, var = self._decisions[name][pc]
+        kind, raw, by, code, quick, var, _ = self._decisions[name][pc]
         fallback: list[Value]
         if kind is _PLAIN:  # the commonest decision, without a call to _open
             try:
@@ -433,7 +435,7 @@ class Interpreter:
         if not self.shortcuts:
             return None
         top = s.frames[-1]
-        quick, var = self._decisions[top[0]][top[1]][4:]
+        quick, var = self._decisions[top[0]][top[1]][4:6]
         if quick is None:
             return None
         if below is None:
@@ -446,20 +448,65 @@ class Interpreter:
             return True
         frame = s.frames[-1]
         name, pc, local = frame[0], frame[1], frame[2]
-        _, _, by, code, _, _ = self._decisions[name][pc]
+        guards = self._decisions[name][pc][6]
+        if guards is not None:
+            return self._branch_completable(s, name, pc, guards, chooser, depth)
         plain, fallback = self._open(s, name, pc, local)
         if not plain and not fallback:
             return False
+        settled = self._settled(s, name, pc, chooser, depth)
+        if settled is not None:
+            return settled
+        below = self._below_of(s.frames)
+        snap: list[Snapshot] = []
+        return any(self._try(s, snap, o, chooser, depth + 1, below=below) for o in plain) or any(
+            self._try(s, snap, o, chooser, depth + 1, below=below) for o in fallback)
+
+    def _settled(self, s: State, name: str, pc: int, chooser: int, depth: int) -> bool | None:
+        """What `_completable` knows of a decision that has an option without trying any; None: try them."""
+        _, _, by, code = self._decisions[name][pc][:4]
         if code == _STOPS:
             return True
         if depth >= PROBE_DEPTH:
             return cut_off(s)
         below = self._below_of(s.frames)
-        if (code != _FAILS and not below) or self._chooser(s, self.procs[name], pc, by, local) != chooser:
+        if (code != _FAILS and not below) or self._chooser(s, self.procs[name], pc, by, s.frames[-1][2]) != chooser:
             return True
+        return None
+
+    def _branch_completable(self, s: State, name: str, pc: int, guards: tuple[Any, ...], chooser: int,  # noqa: PLR0917 - the step of `_completable` it stands for
+                            depth: int) -> bool:
+        """`_completable`'s step at a branch, its options' conditions worked out one at a time.
+
+        The options are tried in order, plain ones first, and the first after which the turn
+        can be completed settles it: the conditions of the options after it are not worked out.
+        (A condition that fails is then met only if the game reaches this decision.)
+        """
+        proc = self.procs[name]
+        ins = proc.code[pc]
+        assert isinstance(ins, Branch)  # noqa: S101 - guards are a branch's
+
+        def offered(i: int) -> bool:
+            guard = guards[i]
+            if guard is None:
+                return True
+            try:
+                return bool(guard(s, s.frames[-1][2]))  # the locals as they stand: a trial's restore renews them
+            except RULE_FAULTS as exc:
+                raise RuleRuntimeError(rule_fault(exc), proc.span(pc)) from None
+
+        order = [i for i, o in enumerate(ins.options) if not o.otherwise]
+        order += [i for i, o in enumerate(ins.options) if o.otherwise]
+        first = next((k for k, i in enumerate(order) if offered(i)), None)
+        if first is None:
+            return False
+        settled = self._settled(s, name, pc, chooser, depth)
+        if settled is not None:
+            return settled
+        below = self._below_of(s.frames)
         snap: list[Snapshot] = []
-        return any(self._try(s, snap, o, chooser, depth + 1, below=below) for o in plain) or any(
-            self._try(s, snap, o, chooser, depth + 1, below=below) for o in fallback)
+        return any((k == first or offered(i)) and self._try(s, snap, i, chooser, depth + 1, below=below)
+                   for k, i in enumerate(order) if k >= first)
 
 
 def _plain(options: list[Value]) -> bool:
