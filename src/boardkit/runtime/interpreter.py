@@ -486,14 +486,22 @@ class Interpreter:
         ins = proc.code[pc]
         assert isinstance(ins, Branch)  # noqa: S101 - guards are a branch's
 
+        # The conditions share one work budget, as when they were worked out all at once before
+        # any trial: each takes what the one before it left, not what a trial left.
+        left = s.work
+
         def offered(i: int) -> bool:
+            nonlocal left
             guard = guards[i]
             if guard is None:
                 return True
+            s.work = left
             try:
                 return bool(guard(s, s.frames[-1][2]))  # the locals as they stand: a trial's restore renews them
             except RULE_FAULTS as exc:
                 raise RuleRuntimeError(rule_fault(exc), proc.span(pc)) from None
+            finally:
+                left = s.work
 
         order = [i for i, o in enumerate(ins.options) if not o.otherwise]
         order += [i for i, o in enumerate(ins.options) if o.otherwise]

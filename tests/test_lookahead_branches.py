@@ -1,0 +1,75 @@
+"""Look-ahead at a `choose { }` met in a trial: the options' conditions are worked out one at a
+time, in order, and only as far as the first option after which the turn can be completed."""
+
+from __future__ import annotations
+
+import pytest
+
+import boardkit
+
+
+def _rules(play: str, name: str) -> boardkit.Ruleset:
+    text = f'game "{name}"\nplayers 2\nvar v = 0\nplay {{\n{play}\n  end game "done"\n}}\nscore p = v\n'
+    return boardkit.parse_ruleset(text, filename=f"{name}.bk")
+
+
+def test_a_fault_in_a_condition_past_the_first_completable_option_shows_when_the_game_gets_there() -> None:
+    rules = _rules("""\
+  turn 0 {
+    choose first from [1, 2] prompt "first"
+    choose prompt "branch" {
+      option a { set v = 1 }
+      option b when 10 / (first - 1) > 0 { set v = 2 }
+    }
+    require v > 0
+  }""", "later")
+    game = rules.new_game(seed=0)
+    # Option `a` completes the turn after either value, so `b`'s condition is not worked out ahead.
+    assert [m.label for m in game.legal_moves()] == ["1", "2"]
+    game.play("1")
+    with pytest.raises(boardkit.RuleRuntimeError) as err:
+        game.legal_moves()
+    assert "later.bk:8:14:" in str(err.value)  # the branch, where its options function is located too
+    assert "ZeroDivisionError" in str(err.value)
+
+
+def test_otherwise_options_are_tried_when_no_plain_option_completes() -> None:
+    rules = _rules("""\
+  turn 0 {
+    choose first from [1, 2, 3] prompt "first"
+    choose prompt "branch" {
+      option a when first == 1 { require false "a fails" }
+      option b when first == 2 { set v = 1 }
+      option o1 otherwise { require first != 3 "o1 fails at 3" }
+      option o2 otherwise {
+        require first != 1 "o2 fails at 1"
+        set v = 2
+      }
+    }
+  }""", "fallback")
+    game = rules.new_game(seed=0)
+    assert [m.label for m in game.legal_moves()] == ["1", "2", "3"]
+    for first, offered in (("1", ["o1"]), ("2", ["b"]), ("3", ["o2"])):
+        game = rules.new_game(seed=0)
+        game.play(first)
+        assert [m.label for m in game.legal_moves()] == offered
+
+
+def test_a_condition_worked_out_after_a_trial_has_the_work_budget_it_had_before() -> None:
+    # Option `a`'s trial spends nearly the whole work budget before it fails; `b`'s condition
+    # then does work of its own, which must not be charged on top of the trial's.
+    rules = _rules("""\
+  turn 0 {
+    choose first from [1, 2] prompt "first"
+    choose prompt "branch" {
+      option a {
+        repeat 1999000 { break }
+        require false "a fails"
+      }
+      option b when count([x for x in range(1, 2000)]) > 0 { set v = 1 }
+    }
+  }""", "budget")
+    game = rules.new_game(seed=0)
+    assert [m.label for m in game.legal_moves()] == ["1", "2"]
+    game.play("1")
+    assert [m.label for m in game.legal_moves()] == ["b"]
