@@ -153,7 +153,7 @@ def main() -> None:
     parser.add_argument("--max-decisions", type=int, default=2000)
     parser.add_argument("--load", action="store_true", help="also count cold loads")
     parser.add_argument("--load-rulesets", nargs="+", default=LOAD_RULESETS)
-    parser.add_argument("--old", type=Path, help="an older source tree to count the same way")
+    parser.add_argument("--old", type=Path, help="the root of an older export (src/, rulesets/) to count the same way")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
@@ -161,6 +161,9 @@ def main() -> None:
 
     trees = {"now": Tree(bu.ROOT)}
     if args.old is not None:
+        if not (args.old / "src" / "boardkit").is_dir():
+            # Given its src directory instead, the children would import this checkout's boardkit.
+            sys.exit(f"--old {args.old}: expected the root of an export, holding src/boardkit (and rulesets/)")
         trees["old"] = Tree(args.old.resolve())
     names = sorted({c.rsplit(":", 2)[0] for c in args.cases} | set(args.load_rulesets if args.load else []))
     for tree in trees.values():
