@@ -513,8 +513,12 @@ class Interpreter:
             return settled
         below = self._below_of(s.frames)
         snap: list[Snapshot] = []
-        return any((k == first or offered(i)) and self._try(s, snap, i, chooser, depth + 1, below=below)
-                   for k, i in enumerate(order) if k >= first)
+        # A loop, not any() of a generator: one Python frame fewer for each decision a trial nests.
+        for k in range(first, len(order)):
+            i = order[k]
+            if (k == first or offered(i)) and self._try(s, snap, i, chooser, depth + 1, below=below):
+                return True
+        return False
 
 
 def _plain(options: list[Value]) -> bool:
