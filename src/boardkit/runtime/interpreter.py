@@ -326,6 +326,8 @@ class Interpreter:
             for options in (plain, fallback):
                 legal = []
                 for o in options:
+                    if len(snap) > 1:  # `_clean`, without a call where nothing is to be done (hot)
+                        _clean(s, snap)
                     s.work = WORK_LIMIT  # each continuation may do a run's work; the trial count bounds them
                     # The shortcut (`_shortcut`, written out); a full trial's restore puts new
                     # frames in place, so the locals are read anew (s.frames).
@@ -343,6 +345,8 @@ class Interpreter:
                     return legal
             return []
         finally:
+            if len(snap) > 1:  # the game goes on from here: put back what the last trial left
+                _clean(s, snap)
             s.elog = events
             s.probing = None
 
@@ -384,9 +388,12 @@ class Interpreter:
              below: bool | None = None) -> bool:
         """Whether the turn can be completed after `option`.
 
-        Leaves `s` as it was (`snap` holds a snapshot of it once one is needed). `below`: what
-        `_below` says of `s`, when the caller knows it.
+        `snap` holds a snapshot of `s` once one is needed; a full trial leaves `s` where it
+        stopped, to be put back when next read (`_clean`). `below`: what `_below` says of `s`,
+        when the caller knows it.
         """
+        if len(snap) > 1:  # `_clean`, without a call where nothing is to be done
+            _clean(s, snap)
         s.work = WORK_LIMIT  # each continuation may do a run's work; the trial count bounds them
         quick = self._quick(s, option, depth, below=below)
         if quick is not None:
@@ -409,7 +416,12 @@ class Interpreter:
         return found
 
     def _trial(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int) -> bool:
-        """A trial run: `option` taken on the state, then the turn played on as far as it must be."""
+        """A trial run: `option` taken on the state, then the turn played on as far as it must be.
+
+        The state is left where the trial stopped (`snap` says so) and put back only when it is
+        read again (`_clean`): where the trial was itself part of one, the outer trial's restore
+        does it, and this one's would be wasted.
+        """
         s.trials_left -= 1
         if s.trials_left < 0:
             msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
@@ -424,7 +436,7 @@ class Interpreter:
         except Horizon:
             return True
         finally:
-            s.restore(snap[0])
+            snap.append(_LEFT)
 
     def _quick(self, s: State, option: Value, depth: int, *, below: bool | None) -> bool | None:
         """Settles a trial without running it; None: run it.
@@ -516,9 +528,24 @@ class Interpreter:
         # A loop, not any() of a generator: one Python frame fewer for each decision a trial nests.
         for k in range(first, len(order)):
             i = order[k]
-            if (k == first or offered(i)) and self._try(s, snap, i, chooser, depth + 1, below=below):
+            if k != first:
+                _clean(s, snap)  # the conditions read the state the trials started from
+                if not offered(i):
+                    continue
+            if self._try(s, snap, i, chooser, depth + 1, below=below):
                 return True
         return False
+
+
+# Marks, after its snapshot, that a trial left the state where it stopped (`Interpreter._trial`).
+_LEFT: Any = object()
+
+
+def _clean(s: State, snap: list[Any]) -> None:
+    """Puts the state back to the snapshot if a trial left it where it stopped."""
+    if len(snap) > 1:
+        del snap[1:]
+        s.restore(snap[0])
 
 
 def _plain(options: list[Value]) -> bool:
