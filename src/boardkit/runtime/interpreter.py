@@ -345,10 +345,12 @@ class Interpreter:
                     return legal
             return []
         finally:
-            if len(snap) > 1:  # the game goes on from here: put back what the last trial left
-                _clean(s, snap)
-            s.elog = events
-            s.probing = None
+            try:
+                if len(snap) > 1:  # the game goes on from here: put back what the last trial left
+                    _clean(s, snap)
+            finally:
+                s.elog = events
+                s.probing = None
 
     def check_options(self, s: State, options: list[Value], chooser: int) -> None:
         """Plays every option to the next decision on the state, then puts it back.
@@ -544,8 +546,8 @@ _LEFT: Any = object()
 def _clean(s: State, snap: list[Any]) -> None:
     """Puts the state back to the snapshot if a trial left it where it stopped."""
     if len(snap) > 1:
-        del snap[1:]
         s.restore(snap[0])
+        del snap[1:]
 
 
 def _plain(options: list[Value]) -> bool:
