@@ -35,7 +35,8 @@ __all__ = ["DECISION", "OVER", "TURN_DONE", "Interpreter"]
 TRIAL_LIMIT = 200_000
 # What decide() needs of a site: kind, its options' function, its player's (or None), its
 # _chain code, the look-ahead's shortcut (None, one, or one per branch option), the variable set,
-# and a branch's options' conditions one by one (None: no option has one; see `_branch_completable`).
+# and a branch's options' conditions one by one with the order they are tried in (None: no option
+# has one; see `_branch_completable`).
 _Site = tuple[int, Any, Any, int, Any, "str | None", "tuple[Any, ...] | None"]
 _PLAIN, _BRANCH, _OPTIONAL = 0, 1, 2
 # Interpreter._chain's codes: a dead end may follow; the turn cannot go on past the procedure
@@ -71,7 +72,11 @@ class Interpreter:
         ins, site = proc.code[pc], proc.sites[pc]
         guards = None
         if isinstance(ins, Branch):
-            kind, var, guards = _BRANCH, None, site[2]
+            kind, var = _BRANCH, None
+            if site[2] is not None:  # the conditions, and the order the look-ahead tries the options in
+                order = [i for i, o in enumerate(ins.options) if not o.otherwise]
+                order += [i for i, o in enumerate(ins.options) if o.otherwise]
+                guards = (site[2], tuple(order))
         else:
             assert isinstance(ins, Choose)  # noqa: S101 - _decisions lists decisions only
             kind, var = (_PLAIN if ins.optional is None else _OPTIONAL), ins.var
@@ -462,9 +467,9 @@ class Interpreter:
             return True
         frame = s.frames[-1]
         name, pc, local = frame[0], frame[1], frame[2]
-        guards = self._decisions[name][pc][6]
-        if guards is not None:
-            return self._branch_completable(s, name, pc, guards, chooser, depth)
+        branch = self._decisions[name][pc][6]
+        if branch is not None:
+            return self._branch_completable(s, name, pc, branch, chooser, depth)
         plain, fallback = self._open(s, name, pc, local)
         if not plain and not fallback:
             return False
@@ -488,7 +493,7 @@ class Interpreter:
             return True
         return None
 
-    def _branch_completable(self, s: State, name: str, pc: int, guards: tuple[Any, ...], chooser: int,  # noqa: PLR0917 - the step of `_completable` it stands for
+    def _branch_completable(self, s: State, name: str, pc: int, site: tuple[Any, ...], chooser: int,  # noqa: PLR0917 - the step of `_completable` it stands for
                             depth: int) -> bool:
         """`_completable`'s step at a branch, its options' conditions worked out one at a time.
 
@@ -497,8 +502,7 @@ class Interpreter:
         (A condition that fails is then met only if the game reaches this decision.)
         """
         proc = self.procs[name]
-        ins = proc.code[pc]
-        assert isinstance(ins, Branch)  # noqa: S101 - guards are a branch's
+        guards, order = site
 
         # The conditions share one work budget, as when they were worked out all at once before
         # any trial: each takes what the one before it left, not what a trial left.
@@ -517,8 +521,6 @@ class Interpreter:
             finally:
                 left = s.work
 
-        order = [i for i, o in enumerate(ins.options) if not o.otherwise]
-        order += [i for i, o in enumerate(ins.options) if o.otherwise]
         first = next((k for k, i in enumerate(order) if offered(i)), None)
         if first is None:
             return False
