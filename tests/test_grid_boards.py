@@ -31,7 +31,7 @@ def random_board(rng: random.Random, steps: int) -> tuple[Board, list[Piece]]:
     """A 5 x 4 board after random placements of two-cell tiles and removals of top tiles."""
     geo = geometry(5, 4)
     runs, _ = geo.lines(2)
-    board = Board.empty(geo)
+    board = Board.empty(geo, by_xy=True)
     on: list[Piece] = []
     for i in range(steps):
         free = [p for p in on if all(board.stacks[c][0] is p for c in board.at[p.id])]
@@ -67,6 +67,7 @@ def test_tops_and_levels_follow_the_stacks(seed: int) -> None:
     for c in board.geo.cells:
         st = board.stacks.get(c)
         assert board.tops[c] is (st[0] if st else None)
+        assert board.tops[board.geo.xy[c]] is board.tops[c]
         assert board.heights[c] == (board.levels[st[0].id] if st else 0)
     state = SimpleNamespace(boards={0: board})
     tops, level = GRID_BUILTINS["tops"], GRID_BUILTINS["level"]
@@ -108,7 +109,9 @@ play {
 }
 """
     for call, bad in [('tops(board, ["0,0", "3,0"])', "'3,0'"), ('tops(board, ["0,2", "3,0"])', "'0,2'"),
-                      ('level(board, "-1,0")', "'-1,0'"), ("top(board, cell(0, 2))", "'0,2'")]:
+                      ('level(board, "-1,0")', "'-1,0'"), ("top(board, cell(0, 2))", "'0,2'"),
+                      # A truth value is no column, though it matches 1 as a key.
+                      ("top(board, cell(true, 0))", "'True,0'")]:
         rules = boardkit.parse_ruleset(text % call, filename="pairs.bk")
         with pytest.raises(boardkit.RuleRuntimeError, match=f"{bad} is not a cell of grid 'board'"):
             rules.new_game()

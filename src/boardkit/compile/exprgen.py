@@ -53,6 +53,10 @@ class ExprGen:
         # many comprehension bodies the source being written lies in.
         self.charged: int | None = None
         self._inside = 0
+        # While the list a comprehension walks is written: no `:=` there (Python forbids it).
+        self._iterable = 0
+        # The grid zones whose top pieces the source looks up by (x, y) (runtime/grid.py Board).
+        self.tops_by_xy: set[str] = set()
 
     def gen_with(self, node: m.Expr, locals_name: str) -> str:
         """Source of `node` where procedure locals are in the dict `locals_name`."""
@@ -195,7 +199,7 @@ class ExprGen:
         if isinstance(node, m.GridCall):
             at = node.args[0] if node.name == "top" and len(node.args) == 1 else None
             if isinstance(at, m.BuiltinCall) and at.name == "cell" and len(at.args) == 2:  # noqa: PLR2004 - x and y
-                return f"_topxy(s, {self.zone_slot(node.zone)}, {self.gen(at.args[0])}, {self.gen(at.args[1])})"
+                return self._top_at(node.zone, at.args[0], at.args[1])
             args = ["s", self.zone_slot(node.zone), *(self.gen(a) for a in node.args)]
             return f"_b_{node.name}({', '.join(args)})"
         if isinstance(node, m.KeyFunc):
@@ -241,6 +245,20 @@ class ExprGen:
         msg = f"no source for {type(node).__name__}"
         raise TypeError(msg)
 
+    def _top_at(self, zone: m.ZoneRef, x: m.Expr, y: m.Expr) -> str:
+        """`top(zone, cell(x, y))`: looked up by (x, y) where both are whole numbers.
+
+        Not truth values, whose keys would match. Anything else, or a cell off the grid, goes
+        the way of `top_at`, which names the fault.
+        """
+        slot, gx, gy = self.zone_slot(zone), self.gen(x), self.gen(y)
+        if self._iterable or not all(_plain(n) for n in (zone, x, y)):
+            return f"_topxy(s, {slot}, {gx}, {gy})"
+        self.tops_by_xy.add(zone.name)
+        found = f"(_t := s.boards[{slot}].tops.get(({gx}, {gy}), _OFF))"
+        whole = f"({gx}).__class__ is _int and ({gy}).__class__ is _int"
+        return f"(_t if {whole} and {found} is not _OFF else _topxy(s, {slot}, {gx}, {gy}))"
+
     def _where(self, node: m.Where) -> str:
         var = node.it.ident
         source = self._walked(node.coll)
@@ -277,7 +295,11 @@ class ExprGen:
         """
         n = self._fixed_length(node) if self.charged is not None and self._inside == 0 else None
         if n is None:
-            return f"_each(s, {self.gen(node)})"
+            self._iterable += 1
+            try:
+                return f"_each(s, {self.gen(node)})"
+            finally:
+                self._iterable -= 1
         self.charged = cast("int", self.charged) + n
         if isinstance(node, m.EnumList):
             return repr(node.members)
@@ -286,7 +308,11 @@ class ExprGen:
         if isinstance(node, m.BuiltinCall):  # a range between two numbers
             low, high = (cast("m.Lit", a).value for a in node.args)
             return f"range({low}, {cast('int', high) + 1})"
-        return self.gen(node)
+        self._iterable += 1
+        try:
+            return self.gen(node)
+        finally:
+            self._iterable -= 1
 
     def _fixed_length(self, node: m.Expr) -> int | None:
         """The length of a list the rule text fixes or bounds, if small.

@@ -54,6 +54,8 @@ def generate(game: d.GameDef) -> str:
         _procedure(body, proc, game.procs)
     _sites(body, game)
     _projections(body, game)
+    body.line("# Grid zones whose top pieces the code above looks up by (x, y) as well as by cell name.")
+    body.line(f"TOPS_BY_XY = {tuple(sorted(ex.tops_by_xy))!r}")
     w.line(f"# The rules of {game.title!r} compiled by boardkit {__version__} from {files}.")
     w.line("# Generated code: edit the rule files, not this module. Names bound by the runtime: s is")
     w.line("# the game state, L the locals of the running procedure, F its frame; _* are its helpers.")

@@ -29,8 +29,9 @@ MAX_SIDE = 100
 # One string per cell of the geometries made so far, by (x, y): `cell` hands these out, so the
 # dict lookups that follow find the very key (hash kept, compared by identity).
 _NAMES: dict[tuple[int, int], str] = {}
-# What a lookup finds for a value that is not a cell of the grid.
-_OFF: Any = object()
+# What a lookup finds for a value that is not a cell of the grid (generated code compares with it).
+OFF_GRID: Any = object()
+_OFF = OFF_GRID
 # Spots of two cells (a domino's) are the common case of `tops`: they have a path of their own.
 _PAIR = 2
 
@@ -89,8 +90,11 @@ class Geometry:
                 near = [(x, y - 1), (x - 1, y), (x + 1, y), (x, y + 1)]
                 adj[cell(x, y)] = tuple(cell(a, b) for a, b in near if 0 <= a < w and 0 <= b < h)
         self.adj = adj
-        # What an empty board has on each cell: no top piece, level 0.
-        self.no_tops: dict[str, Piece | None] = dict.fromkeys(self.cells)
+        # Each cell's column and row: `tops` answers by these too (generated code asks with them).
+        self.xy = {_NAMES[x, y]: (x, y) for y in range(h) for x in range(w)}
+        # What an empty board has on each cell: no top piece (by name; and by (x, y) too), level 0.
+        self.no_tops: dict[str | tuple[int, int], Piece | None] = dict.fromkeys(self.cells)
+        self.no_tops_xy: dict[str | tuple[int, int], Piece | None] = {**self.no_tops, **dict.fromkeys(self.xy.values())}
         self.no_heights: dict[str, int] = dict.fromkeys(self.cells, 0)
         self._lines: dict[int, tuple[list[tuple[str, ...]], dict[str, list[int]]]] = {}
 
@@ -126,16 +130,20 @@ class Board:
     cells it covers (in the order it was placed, part i on cell i); `levels` gives each piece's
     level; `shown` the value the top piece shows on each occupied cell. `tops` and `heights`
     give every cell of the grid its top piece (None) and level (0): one lookup answers the
-    built-ins and tells a cell of the grid from anything else.
+    built-ins and tells a cell of the grid from anything else. On a board whose rules read
+    `top(g, cell(x, y))`, `xy` is the geometry's (x, y) of each cell and `tops` has each cell
+    twice, by name and by (x, y): the generated code makes no name (compile/exprgen.py).
     """
 
     __slots__ = ("_groups", "_occupied", "_rims", "at", "geo", "heights", "levels", "parts", "shown", "stacks",
-                 "tops")
+                 "tops", "xy")
 
     def __init__(self, geo: Geometry, *, stacks: dict[str, tuple[Piece, ...]], at: dict[int, tuple[str, ...]],
                  levels: dict[int, int], parts: dict[int, tuple[Any, ...]], shown: dict[str, Any],
-                 tops: dict[str, Piece | None], heights: dict[str, int]) -> None:
+                 tops: dict[str | tuple[int, int], Piece | None], heights: dict[str, int],
+                 xy: dict[str, tuple[int, int]] | None) -> None:
         self.geo = geo
+        self.xy = xy
         self.stacks = stacks
         self.at = at
         self.levels = levels
@@ -148,10 +156,11 @@ class Board:
         self._rims: dict[int, frozenset[str]] = {}
 
     @classmethod
-    def empty(cls, geo: Geometry) -> Board:
-        """Returns a Board with no piece on it."""
-        return cls(geo, stacks={}, at={}, levels={}, parts={}, shown={}, tops=geo.no_tops.copy(),
-                   heights=geo.no_heights.copy())
+    def empty(cls, geo: Geometry, *, by_xy: bool) -> Board:
+        """Returns a Board with no piece on it; `by_xy`: its tops are read by (x, y) too."""
+        return cls(geo, stacks={}, at={}, levels={}, parts={}, shown={},
+                   tops=(geo.no_tops_xy if by_xy else geo.no_tops).copy(), heights=geo.no_heights.copy(),
+                   xy=geo.xy if by_xy else None)
 
     def level_at(self, c: str) -> int:
         """Returns the level of the top piece on cell c; 0 when the cell is empty."""
@@ -167,13 +176,16 @@ class Board:
         tops = self.tops.copy()
         heights = self.heights.copy()
         level = 1 + max(heights.get(c, 0) for c in cells)
+        xy = self.xy
         for c, v in zip(cells, parts, strict=True):
             stacks[c] = (piece, *stacks.get(c, ()))
             shown[c] = v
             tops[c] = piece
+            if xy is not None:
+                tops[xy[c]] = piece
             heights[c] = level
         board = Board(self.geo, stacks=stacks, at={**self.at, piece.id: cells}, levels={**self.levels, piece.id: level},
-                      parts={**self.parts, piece.id: parts}, shown=shown, tops=tops, heights=heights)
+                      parts={**self.parts, piece.id: parts}, shown=shown, tops=tops, heights=heights, xy=xy)
         return board, level
 
     def removed(self, piece: Piece) -> Board:
@@ -183,6 +195,7 @@ class Board:
         shown = dict(self.shown)
         tops = self.tops.copy()
         heights = self.heights.copy()
+        xy = self.xy
         for c in cells:
             st = stacks[c]
             if st[0] is not piece:
@@ -199,10 +212,13 @@ class Board:
                 shown[c] = self.parts[below.id][self.at[below.id].index(c)]
                 tops[c] = below
                 heights[c] = self.levels[below.id]
+        if xy is not None:
+            for c in cells:
+                tops[xy[c]] = tops[c]
         at, levels, parts = dict(self.at), dict(self.levels), dict(self.parts)
         del at[piece.id], levels[piece.id], parts[piece.id]
         return Board(self.geo, stacks=stacks, at=at, levels=levels, parts=parts, shown=shown, tops=tops,
-                     heights=heights)
+                     heights=heights, xy=xy)
 
     def occupied(self) -> list[str]:
         """Returns the cells with a piece on them, row by row (cached)."""
@@ -279,7 +295,7 @@ def new_boards(s: State) -> dict[int, Board]:
         if not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_SIDE for v in (w, h)):
             msg = f"grid zone {zdef.name!r} must have a size of 1 to {MAX_SIDE} cells each way, not {w!r} x {h!r}"
             raise RuleRuntimeError(msg, zdef.span)
-        boards[slot] = Board.empty(geometry(w, h))
+        boards[slot] = Board.empty(geometry(w, h), by_xy=zdef.name in s.program.tops_by_xy)
     return boards
 
 
@@ -385,7 +401,7 @@ def rebuild(s: State, slot: int, placements: list[tuple[Piece, object]]) -> list
 
     Raises ValueError if a placement is impossible (a cell off the grid, wrong size).
     """
-    board = Board.empty(s.boards[slot].geo)
+    board = Board.empty(s.boards[slot].geo, by_xy=s.boards[slot].xy is not None)
     levels = []
     for piece, cells in placements:
         cs = _cells_arg(s, slot, cells)

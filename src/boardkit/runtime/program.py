@@ -24,7 +24,7 @@ from boardkit.errors import RULE_FAULTS, DeadEnd, Diagnostic, Horizon, RuleError
 from boardkit.model import defs as d
 from boardkit.runtime.builtins import BUILTINS
 from boardkit.runtime.events import TurnEnded, TurnStarted
-from boardkit.runtime.grid import top_at
+from boardkit.runtime.grid import OFF_GRID, top_at
 from boardkit.runtime.listops import LIST_LIMIT
 from boardkit.runtime.options import offered
 from boardkit.runtime.proofs import cut_off
@@ -123,6 +123,7 @@ class Program:
         self.invariants: tuple[tuple[d.InvariantDef, SiteFn], ...] = tuple(
             zip(game.invariants, ns["INVARIANTS"], strict=True))
         self.quick: dict[tuple[str, int], QuickFn | tuple[QuickFn, ...]] = ns["QUICK"]
+        self.tops_by_xy: tuple[str, ...] = ns["TOPS_BY_XY"]
 
     # Read only to report a rule's runtime error: worked out then, not at every load.
     @functools.cached_property
@@ -145,7 +146,7 @@ class Program:
                   _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,
                   _offered=offered, _QUICK_FAULTS=(*RULE_FAULTS, Horizon),
                   _MISS=_MISS, TypeError=TypeError, bool=bool, _spans=_spans, _data=json.loads,
-                  _cut_off=cut_off)
+                  _cut_off=cut_off, _OFF=OFF_GRID, _int=int)
         return ns
 
     # Errors, located by the span indexes the generated code passes.
