@@ -7,6 +7,7 @@ under any other grouping), and by the shape and spans of the tree.
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import pytest
@@ -159,3 +160,47 @@ def test_a_builtin_of_literals_loads_without_a_python_warning() -> None:
     with pytest.raises(boardkit.RuleRuntimeError) as err:
         rules.new_game(seed=0)
     assert "literal.bk:8" in str(err.value)
+
+
+# Written out at their calls when their operands are names: `+`, `nth` with a fixed position,
+# and `top(g, cell(x, y))`. Each value differs under any other grouping; a list walked by a
+# comprehension keeps the call (Python allows no `:=` there).
+NAMED = [
+    ("n * 2 + n", 6),
+    ("-nth(xs, 1) * 2", -6),  # -(nth(xs, 1) * 2) too, so: the sign binds first
+    ("10 / nth(xs, 2) + n", 4),  # 10 / (4 + 2) = 1
+    ("nth(t, 2) + t", "bab"),
+    ("xs + xs", [3, 4, 3, 4]),
+    ("[x + n for x in xs]", [5, 6]),
+    ("[y for y in xs + xs if y > n + 1]", [4, 4]),
+    ("top(board, cell(z, z)) == none", True),
+    ("[top(board, cell(x, z)) == none for x in [0, 1]]", [True, True]),
+    ("[c for c in [top(board, cell(z, 0))] if c == none]", [None]),
+]
+
+
+def test_operators_written_out_with_names_group_as_documented() -> None:
+    decls = "".join(f"var v{i} = none\n" for i in range(len(NAMED)))
+    sets = "".join(f"  set v{i} = ({expr})\n" for i, (expr, _) in enumerate(NAMED))
+    text = (f'game "named"\nplayers 2\nzone board: grid(2, 2), public\n{decls}play {{\n'
+            f'  let n = 2\n  let z = 0\n  let xs = [3, 4]\n  let t = "ab"\n{sets}  end game "done"\n}}\n')
+    rules = boardkit.parse_ruleset(text, filename="named.bk")
+    assert "_v :=" in rules.program.source and "_t :=" in rules.program.source
+    game = rules.new_game(seed=0)
+    wrong = [(expr, want, game.var(f"v{i}")) for i, (expr, want) in enumerate(NAMED) if game.var(f"v{i}") != want]
+    assert not wrong
+
+
+@pytest.mark.parametrize(("expr", "message"), [
+    ("nth(xs, 3)", "nth(): position 3 is outside a list of 2"),
+    ("n + xs", "cannot add a list to a number"),
+    ("top(board, cell(n, 0))", "'2,0' is not a cell of grid 'board'"),
+    ("top(board, cell(yes, 0))", "'True,0' is not a cell of grid 'board'"),
+])
+def test_operators_written_out_fail_as_their_calls_do(expr: str, message: str) -> None:
+    text = (f'game "named"\nplayers 2\nzone board: grid(2, 2), public\nvar v = none\nplay {{\n'
+            f'  let n = 2\n  let xs = [3, 4]\n  let yes = true\n  set v = ({expr})\n  end game "done"\n}}\n')
+    rules = boardkit.parse_ruleset(text, filename="named.bk")
+    with pytest.raises(boardkit.RuleRuntimeError, match=re.escape(message)) as err:
+        rules.new_game(seed=0)
+    assert "named.bk:9:" in str(err.value)

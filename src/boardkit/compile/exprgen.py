@@ -187,15 +187,7 @@ class ExprGen:
         if isinstance(node, m.PieceAttr):
             return f"{node.piece.ident}.attrs[{node.name!r}]"
         if isinstance(node, m.BuiltinCall):
-            counted = self._zone_count(node)
-            if counted is not None:
-                return counted
-            inline = _INLINE.get(node.name)
-            if inline is not None and len(node.args) == 1 and not _literal(node.args[0]):
-                return inline.format(self.gen(node.args[0]))
-            args = ["s"] if node.needs_state else []
-            args += [self.gen(a) for a in node.args]
-            return f"_b_{node.name}({', '.join(args)})"
+            return self._builtin(node)
         if isinstance(node, m.GridCall):
             at = node.args[0] if node.name == "top" and len(node.args) == 1 else None
             if isinstance(at, m.BuiltinCall) and at.name == "cell" and len(at.args) == 2:  # noqa: PLR2004 - x and y
@@ -226,6 +218,9 @@ class ExprGen:
                     return f"({left} + {right})"  # pieces: a game holds too few to run away
                 if self.number(node.left) or self.number(node.right):
                     return f"({left} + {right})"  # a sum, or the TypeError `_add` would raise
+                if not self._iterable and _plain(node.right):
+                    # Numbers, the common case, add in place; joined lists and texts go the way of `_add`.
+                    return f"(_v if (_v := {left} + {right}).__class__ is _int else _joined(s, _v, {right}))"
                 return f"_add(s, {left}, {right})"
             if node.op in {"==", "!="} and isinstance(node.right, m.Lit) and node.right.value is None:
                 return f"({left} {'is' if node.op == '==' else 'is not'} None)"
@@ -244,6 +239,22 @@ class ExprGen:
             return self._comprehension(node)
         msg = f"no source for {type(node).__name__}"
         raise TypeError(msg)
+
+    def _builtin(self, node: m.BuiltinCall) -> str:
+        counted = self._zone_count(node)
+        if counted is not None:
+            return counted
+        if node.name == "nth" and _plain(node.args[0]) and isinstance(node.args[1], m.Lit):
+            i = node.args[1].value
+            if isinstance(i, int) and i.__class__ is int and i >= 1:  # a list's item in place, if it has one
+                xs = self.gen(node.args[0])
+                return f"({xs}[{i - 1}] if len({xs}) >= {i} else _b_nth({xs}, {i}))"
+        inline = _INLINE.get(node.name)
+        if inline is not None and len(node.args) == 1 and not _literal(node.args[0]):
+            return inline.format(self.gen(node.args[0]))
+        args = ["s"] if node.needs_state else []
+        args += [self.gen(a) for a in node.args]
+        return f"_b_{node.name}({', '.join(args)})"
 
     def _top_at(self, zone: m.ZoneRef, x: m.Expr, y: m.Expr) -> str:
         """`top(zone, cell(x, y))`: looked up by (x, y) where both are whole numbers.

@@ -33,6 +33,7 @@ from boardkit.runtime.work import (
     add,
     attribute,
     each,
+    joined,
     multiply,
     over_budget,
     repeats,
@@ -146,7 +147,7 @@ class Program:
                   _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,
                   _offered=offered, _QUICK_FAULTS=(*RULE_FAULTS, Horizon),
                   _MISS=_MISS, TypeError=TypeError, bool=bool, _spans=_spans, _data=json.loads,
-                  _cut_off=cut_off, _OFF=OFF_GRID, _int=int)
+                  _cut_off=cut_off, _OFF=OFF_GRID, _int=int, _joined=joined)
         return ns
 
     # Errors, located by the span indexes the generated code passes.

@@ -63,7 +63,11 @@ def add(s: Budget, a: Value, b: Value) -> Value:
     The items added are charged to the work budget, so a list built item by item costs in
     proportion to its length.
     """
-    out = a + b
+    return joined(s, a + b, b)
+
+
+def joined(s: Budget, out: Value, b: Value) -> Value:
+    """`add`'s checks of `out`, made as a + b (generated code adds numbers in place, and calls this otherwise)."""
     if isinstance(out, (list, str)):
         if len(out) > LIST_LIMIT:
             msg = f"joining would make {len(out)} items, more than {LIST_LIMIT}"
