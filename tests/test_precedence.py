@@ -171,6 +171,10 @@ NAMED = [
     ("10 / nth(xs, 2) + n", 4),  # 10 / (4 + 2) = 1
     ("nth(t, 2) + t", "bab"),
     ("xs + xs", [3, 4, 3, 4]),
+    ("nth(nth(m, n), 1) * 2", 6),
+    ("nth(m, n - 1) + nth(m, n)", [1, 2, 3, 4]),
+    ("nth(nth(m, nth(xs, 1) - 2), nth(xs, 1) - 2)", 1),
+    ("nth(xs, yes) - n", 1),  # a truth value counts as 1, as in the call
     ("[x + n for x in xs]", [5, 6]),
     ("[y for y in xs + xs if y > n + 1]", [4, 4]),
     ("top(board, cell(z, z)) == none", True),
@@ -183,7 +187,8 @@ def test_operators_written_out_with_names_group_as_documented() -> None:
     decls = "".join(f"var v{i} = none\n" for i in range(len(NAMED)))
     sets = "".join(f"  set v{i} = ({expr})\n" for i, (expr, _) in enumerate(NAMED))
     text = (f'game "named"\nplayers 2\nzone board: grid(2, 2), public\n{decls}play {{\n'
-            f'  let n = 2\n  let z = 0\n  let xs = [3, 4]\n  let t = "ab"\n{sets}  end game "done"\n}}\n')
+            f'  let n = 2\n  let z = 0\n  let xs = [3, 4]\n  let t = "ab"\n  let m = [[1, 2], [3, 4]]\n  let yes = true\n'
+            f'{sets}  end game "done"\n}}\n')
     rules = boardkit.parse_ruleset(text, filename="named.bk")
     assert "_v :=" in rules.program.source and "_t :=" in rules.program.source
     game = rules.new_game(seed=0)
@@ -193,6 +198,8 @@ def test_operators_written_out_with_names_group_as_documented() -> None:
 
 @pytest.mark.parametrize(("expr", "message"), [
     ("nth(xs, 3)", "nth(): position 3 is outside a list of 2"),
+    ("nth(xs, n - 2)", "nth(): position 0 is outside a list of 2"),
+    ("nth([xs], n)", "nth(): position 2 is outside a list of 1"),
     ("n + xs", "cannot add a list to a number"),
     ("top(board, cell(n, 0))", "'2,0' is not a cell of grid 'board'"),
     ("top(board, cell(yes, 0))", "'True,0' is not a cell of grid 'board'"),

@@ -244,17 +244,33 @@ class ExprGen:
         counted = self._zone_count(node)
         if counted is not None:
             return counted
-        if node.name == "nth" and _plain(node.args[0]) and isinstance(node.args[1], m.Lit):
-            i = node.args[1].value
-            if isinstance(i, int) and i.__class__ is int and i >= 1:  # a list's item in place, if it has one
-                xs = self.gen(node.args[0])
-                return f"({xs}[{i - 1}] if len({xs}) >= {i} else _b_nth({xs}, {i}))"
+        if node.name == "nth":
+            nth = self._nth(*node.args)
+            if nth is not None:
+                return nth
         inline = _INLINE.get(node.name)
         if inline is not None and len(node.args) == 1 and not _literal(node.args[0]):
             return inline.format(self.gen(node.args[0]))
         args = ["s"] if node.needs_state else []
         args += [self.gen(a) for a in node.args]
         return f"_b_{node.name}({', '.join(args)})"
+
+    def _nth(self, items: m.Expr, at: m.Expr) -> str | None:
+        """`nth(items, at)` written out: the item read in place when the list has it, else `_b_nth` says why not.
+
+        The list is worked out before the position, as in the call.
+        """
+        i = at.value if isinstance(at, m.Lit) else None
+        if isinstance(i, int) and i.__class__ is int and i >= 1:
+            xs = self.gen(items)
+            if _plain(items):
+                return f"({xs}[{i - 1}] if len({xs}) >= {i} else _b_nth({xs}, {i}))"
+            if not self._iterable:
+                return f"(_n[{i - 1}] if len(_n := {xs}) >= {i} else _b_nth(_n, {i}))"
+        elif not self._iterable and _plain(at):  # (a position worked out in place could use `_n` itself)
+            xs, pos = self.gen(items), self.gen(at)
+            return f"(_n[_i - 1] if len(_n := {xs}) >= (_i := {pos}) > 0 and _i.__class__ is _int else _b_nth(_n, _i))"
+        return None
 
     def _top_at(self, zone: m.ZoneRef, x: m.Expr, y: m.Expr) -> str:
         """`top(zone, cell(x, y))`: looked up by (x, y) where both are whole numbers.
