@@ -180,6 +180,8 @@ NAMED = [
     ("top(board, cell(z, z)) == none", True),
     ("[top(board, cell(x, z)) == none for x in [0, 1]]", [True, True]),
     ("[c for c in [top(board, cell(z, 0))] if c == none]", [None]),
+    ("level(board, cell(z, n - 1)) - 1", -1),
+    ("[level(board, c) for c in [cell(z, z), cell(n - 1, z)]]", [0, 0]),
 ]
 
 
@@ -203,6 +205,7 @@ def test_operators_written_out_with_names_group_as_documented() -> None:
     ("n + xs", "cannot add a list to a number"),
     ("top(board, cell(n, 0))", "'2,0' is not a cell of grid 'board'"),
     ("top(board, cell(yes, 0))", "'True,0' is not a cell of grid 'board'"),
+    ("level(board, text(n) + \",0\")", "'2,0' is not a cell of grid 'board'"),
 ])
 def test_operators_written_out_fail_as_their_calls_do(expr: str, message: str) -> None:
     text = (f'game "named"\nplayers 2\nzone board: grid(2, 2), public\nvar v = none\nplay {{\n'

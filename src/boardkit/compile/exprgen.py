@@ -192,6 +192,10 @@ class ExprGen:
             at = node.args[0] if node.name == "top" and len(node.args) == 1 else None
             if isinstance(at, m.BuiltinCall) and at.name == "cell" and len(at.args) == 2:  # noqa: PLR2004 - x and y
                 return self._top_at(node.zone, at.args[0], at.args[1])
+            if node.name == "level" and not self._iterable and all(_plain(a) for a in node.zone.args):
+                # A cell's level in place; anything else (a piece, a value off the grid) goes the way of the call.
+                slot, x = self.zone_slot(node.zone), self.gen(cast("m.Expr", node.args[0]))
+                return f"(_h if (_h := s.boards[{slot}].heights.get({x})) is not None else _b_level(s, {slot}, {x}))"
             args = ["s", self.zone_slot(node.zone), *(self.gen(a) for a in node.args)]
             return f"_b_{node.name}({', '.join(args)})"
         if isinstance(node, m.KeyFunc):
