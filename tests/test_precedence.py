@@ -181,6 +181,10 @@ NAMED = [
     ("[top(board, cell(x, z)) == none for x in [0, 1]]", [True, True]),
     ("[c for c in [top(board, cell(z, 0))] if c == none]", [None]),
     ("level(board, cell(z, n - 1)) - 1", -1),
+    # The numbers of a range need no check that they are whole numbers.
+    ("[top(board, cell(x, z)) == none for x in range(0, 1)]", [True, True]),
+    ("[top(board, cell(x, 0)) == none for x in range(yes, 1)]", [True]),
+    ("[x + n for x in range(1, 2)]", [3, 4]),
     ("[level(board, c) for c in [cell(z, z), cell(n - 1, z)]]", [0, 0]),
 ]
 

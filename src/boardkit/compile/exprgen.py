@@ -45,8 +45,10 @@ class ExprGen:
         # Small functions written out at their calls when every argument is a plain name
         # (set by the module writer): name -> parameters and body.
         self.inlined: dict[str, d.FuncDef] = {}
-        # Names bound to the items of a list of pieces (`for x in hand`): pieces themselves.
+        # Names bound to the items of a list of pieces (`for x in hand`): pieces themselves. And
+        # to the numbers of a `range`: whole numbers (names are unique in a ruleset).
         self._piece_vars: set[str] = set()
+        self._int_vars: set[str] = set()
         self.projections: dict[str, set[str]] = {}
         # While a function's body is written: the work its comprehensions over lists of fixed
         # length do, charged once with the call instead of per walk (None elsewhere); and how
@@ -95,10 +97,12 @@ class ExprGen:
             return node.ident in self._piece_params
         return False
 
-    def number(self, node: m.Expr) -> bool:
+    def number(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
         """Whether `node` always evaluates to a whole number."""
         if isinstance(node, m.Lit):
             return node.value.__class__ is int
+        if isinstance(node, m.Bound):
+            return node.ident in self._int_vars
         if isinstance(node, m.Unary):
             return node.op == "-" and self.number(node.operand)
         if isinstance(node, m.Binary):
@@ -287,7 +291,7 @@ class ExprGen:
             return f"_topxy(s, {slot}, {gx}, {gy})"
         self.tops_by_xy.add(zone.name)
         found = f"(_t := s.boards[{slot}].tops.get(({gx}, {gy}), _OFF))"
-        whole = f"({gx}).__class__ is _int and ({gy}).__class__ is _int"
+        whole = " and ".join(f"({g}).__class__ is _int" for n, g in ((x, gx), (y, gy)) if not self.number(n)) or "True"
         return f"(_t if {whole} and {found} is not _OFF else _topxy(s, {slot}, {gx}, {gy}))"
 
     def _where(self, node: m.Where) -> str:
@@ -306,6 +310,8 @@ class ExprGen:
             for i, f in enumerate(node.fors):
                 if self.pieces(f.iter):
                     self._piece_vars.add(f.var.ident)
+                if isinstance(f.iter, m.BuiltinCall) and f.iter.name == "range":
+                    self._int_vars.add(f.var.ident)
                 # The first list is walked once; the rest of the comprehension once per item.
                 self._inside = base + (i > 0)
                 clause = f"for {f.var.ident} in {self._walked(f.iter)}"
