@@ -209,12 +209,50 @@ def test_operators_written_out_with_names_group_as_documented() -> None:
     ("n + xs", "cannot add a list to a number"),
     ("top(board, cell(n, 0))", "'2,0' is not a cell of grid 'board'"),
     ("top(board, cell(yes, 0))", "'True,0' is not a cell of grid 'board'"),
+    ("nth(xs, nothing)", "cannot compare a number with none using '<='"),
+    ("nth(n, a)", "cannot compare a number with a text using '<='"),
     ("level(board, text(n) + \",0\")", "'2,0' is not a cell of grid 'board'"),
 ])
 def test_operators_written_out_fail_as_their_calls_do(expr: str, message: str) -> None:
     text = (f'game "named"\nplayers 2\nzone board: grid(2, 2), public\nvar v = none\nplay {{\n'
-            f'  let n = 2\n  let xs = [3, 4]\n  let yes = true\n  set v = ({expr})\n  end game "done"\n}}\n')
+            f'  let n = 2\n  let xs = [3, 4]\n  let yes = true\n  let nothing = none\n  let a = "a"\n'
+            f'  set v = ({expr})\n  end game "done"\n}}\n')
     rules = boardkit.parse_ruleset(text, filename="named.bk")
     with pytest.raises(boardkit.RuleRuntimeError, match=re.escape(message)) as err:
         rules.new_game(seed=0)
-    assert "named.bk:9:" in str(err.value)
+    assert "named.bk:11:" in str(err.value)
+
+
+PIECES = """\
+game "pieces"
+players 2
+component Disc { seat: int } label text(.seat)
+zone supply: pile, public
+zone board: grid(2, 1), public
+var v = none
+var w = none
+setup {
+  create 4 Disc(seat: 2) into supply
+  place first(supply) on board at cell(0, 0)
+  place first(supply) on board at cell(1, 0)
+  place first(supply) on board at cell(1, 0)
+}
+play {
+  let n = 1
+  set v = (supply where .seat == n + n).seat
+  set w = level(board, random([top(board, cell(0, 0)), top(board, cell(1, 0))]))
+  end game "done"
+}
+"""
+
+
+def test_forms_written_out_in_a_list_walked_for_a_projection_compile() -> None:
+    game = boardkit.parse_ruleset(PIECES, filename="pieces.bk").new_game(seed=0)
+    assert game.var("v") == [2]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_level_works_its_argument_out_once(seed: int) -> None:
+    game = boardkit.parse_ruleset(PIECES, filename="pieces.bk").new_game(seed=seed)
+    assert game.state.rng_draws == 1  # one draw: `random` ran once
+    assert game.var("w") in (1, 2)

@@ -11,6 +11,7 @@ join of such), the source reads attributes directly instead of through the gener
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, cast
 
 import attrs
@@ -21,7 +22,7 @@ from boardkit.model import fields_getter
 from boardkit.source import SourceFile, Span
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
         ">": ">", ">=": ">=", "in": "in", "not in": "not in"}
@@ -59,6 +60,15 @@ class ExprGen:
         self._iterable = 0
         # The grid zones whose top pieces the source looks up by (x, y) (runtime/grid.py Board).
         self.tops_by_xy: set[str] = set()
+
+    @contextlib.contextmanager
+    def _walked_list(self) -> Iterator[None]:
+        """While the list a comprehension walks is written: Python allows no `:=` in it."""
+        self._iterable += 1
+        try:
+            yield
+        finally:
+            self._iterable -= 1
 
     def gen_with(self, node: m.Expr, locals_name: str) -> str:
         """Source of `node` where procedure locals are in the dict `locals_name`."""
@@ -197,9 +207,11 @@ class ExprGen:
             if isinstance(at, m.BuiltinCall) and at.name == "cell" and len(at.args) == 2:  # noqa: PLR2004 - x and y
                 return self._top_at(node.zone, at.args[0], at.args[1])
             if node.name == "level" and not self._iterable and all(_plain(a) for a in node.zone.args):
-                # A cell's level in place; anything else (a piece, a value off the grid) goes the way of the call.
+                # A cell's level in place; anything else (a piece, a value off the grid) goes to
+                # the call, with the argument as worked out once.
                 slot, x = self.zone_slot(node.zone), self.gen(cast("m.Expr", node.args[0]))
-                return f"(_h if (_h := s.boards[{slot}].heights.get({x})) is not None else _b_level(s, {slot}, {x}))"
+                found = f"(_h := s.boards[{slot}].heights.get(_c := {x}))"
+                return f"(_h if {found} is not None else _b_level(s, {slot}, _c))"
             args = ["s", self.zone_slot(node.zone), *(self.gen(a) for a in node.args)]
             return f"_b_{node.name}({', '.join(args)})"
         if isinstance(node, m.KeyFunc):
@@ -268,16 +280,21 @@ class ExprGen:
 
         The list is worked out before the position, as in the call.
         """
-        i = at.value if isinstance(at, m.Lit) else None
-        if isinstance(i, int) and i.__class__ is int and i >= 1:
+        if isinstance(at, m.Lit):
+            i = at.value
+            if isinstance(i, bool) or not isinstance(i, int) or i < 1:
+                return None  # a fault, or nothing to gain
             xs = self.gen(items)
             if _plain(items):
                 return f"({xs}[{i - 1}] if len({xs}) >= {i} else _b_nth({xs}, {i}))"
             if not self._iterable:
                 return f"(_n[{i - 1}] if len(_n := {xs}) >= {i} else _b_nth(_n, {i}))"
         elif not self._iterable and _plain(at):  # (a position worked out in place could use `_n` itself)
+            # Both names are bound before any test (no value is `_OFF`), so that the call gets
+            # them as they are and its tests, in its order, name any fault.
             xs, pos = self.gen(items), self.gen(at)
-            return f"(_n[_i - 1] if len(_n := {xs}) >= (_i := {pos}) > 0 and _i.__class__ is _int else _b_nth(_n, _i))"
+            bound = f"(_n := {xs}) is not _OFF and (_i := {pos}).__class__ is _int"
+            return f"(_n[_i - 1] if {bound} and 0 < _i <= len(_n) else _b_nth(_n, _i))"
         return None
 
     def _top_at(self, zone: m.ZoneRef, x: m.Expr, y: m.Expr) -> str:
@@ -291,8 +308,8 @@ class ExprGen:
             return f"_topxy(s, {slot}, {gx}, {gy})"
         self.tops_by_xy.add(zone.name)
         found = f"(_t := s.boards[{slot}].tops.get(({gx}, {gy}), _OFF))"
-        whole = " and ".join(f"({g}).__class__ is _int" for n, g in ((x, gx), (y, gy)) if not self.number(n)) or "True"
-        return f"(_t if {whole} and {found} is not _OFF else _topxy(s, {slot}, {gx}, {gy}))"
+        tests = [f"({g}).__class__ is _int" for n, g in ((x, gx), (y, gy)) if not self.number(n)]
+        return f"(_t if {' and '.join([*tests, f'{found} is not _OFF'])} else _topxy(s, {slot}, {gx}, {gy}))"
 
     def _where(self, node: m.Where) -> str:
         var = node.it.ident
@@ -332,11 +349,8 @@ class ExprGen:
         """
         n = self._fixed_length(node) if self.charged is not None and self._inside == 0 else None
         if n is None:
-            self._iterable += 1
-            try:
+            with self._walked_list():
                 return f"_each(s, {self.gen(node)})"
-            finally:
-                self._iterable -= 1
         self.charged = cast("int", self.charged) + n
         if isinstance(node, m.EnumList):
             return repr(node.members)
@@ -345,11 +359,8 @@ class ExprGen:
         if isinstance(node, m.BuiltinCall):  # a range between two numbers
             low, high = (cast("m.Lit", a).value for a in node.args)
             return f"range({low}, {cast('int', high) + 1})"
-        self._iterable += 1
-        try:
+        with self._walked_list():
             return self.gen(node)
-        finally:
-            self._iterable -= 1
 
     def _fixed_length(self, node: m.Expr) -> int | None:
         """The length of a list the rule text fixes or bounds, if small.
@@ -399,7 +410,8 @@ class ExprGen:
         if isinstance(obj, m.FuncCall) and obj.name in self.remembered:
             self.projections.setdefault(obj.name, set()).add(node.name)
             return f"FA_{obj.name}__{node.name}({''.join(['s', *(', ' + self.gen(a) for a in obj.args)])})"
-        return f"[_x.attrs[{node.name!r}] for _x in {self.gen(obj)}]"
+        with self._walked_list():
+            return f"[_x.attrs[{node.name!r}] for _x in {self.gen(obj)}]"
 
 
 # Built-ins of one argument written out where they are called: the same operations, and

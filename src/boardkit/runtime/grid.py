@@ -31,7 +31,6 @@ MAX_SIDE = 100
 _NAMES: dict[tuple[int, int], str] = {}
 # What a lookup finds for a value that is not a cell of the grid (generated code compares with it).
 OFF_GRID: Any = object()
-_OFF = OFF_GRID
 # Spots of two cells (a domino's) are the common case of `tops`: they have a path of their own.
 _PAIR = 2
 
@@ -92,11 +91,15 @@ class Geometry:
         self.adj = adj
         # Each cell's column and row: `tops` answers by these too (generated code asks with them).
         self.xy = {_NAMES[x, y]: (x, y) for y in range(h) for x in range(w)}
-        # What an empty board has on each cell: no top piece (by name; and by (x, y) too), level 0.
+        # What an empty board has on each cell: no top piece (by name; and by (x, y) too, `no_tops_xy`), level 0.
         self.no_tops: dict[str | tuple[int, int], Piece | None] = dict.fromkeys(self.cells)
-        self.no_tops_xy: dict[str | tuple[int, int], Piece | None] = {**self.no_tops, **dict.fromkeys(self.xy.values())}
         self.no_heights: dict[str, int] = dict.fromkeys(self.cells, 0)
         self._lines: dict[int, tuple[list[tuple[str, ...]], dict[str, list[int]]]] = {}
+
+    @functools.cached_property
+    def no_tops_xy(self) -> dict[str | tuple[int, int], Piece | None]:
+        """`no_tops`, and each cell by (x, y) too: for boards read that way."""
+        return {**self.no_tops, **dict.fromkeys(self.xy.values())}
 
     def lines(self, n: int) -> tuple[list[tuple[str, ...]], dict[str, list[int]]]:
         """Every straight run of n cells, in both directions, and which runs hold each cell."""
@@ -469,8 +472,8 @@ def _stack(s: State, slot: int, c: str) -> list[Piece]:
 
 
 def _top(s: State, slot: int, c: str) -> Piece | None:
-    top: Piece | None = s.boards[slot].tops.get(c, _OFF)
-    if top is _OFF:
+    top: Piece | None = s.boards[slot].tops.get(c, OFF_GRID)
+    if top is OFF_GRID:
         raise ValueError(_off_grid(s, slot, c))
     return top
 
@@ -478,8 +481,8 @@ def _top(s: State, slot: int, c: str) -> Piece | None:
 def top_at(s: State, slot: int, x: object, y: object) -> Piece | None:
     """`top(zone, cell(x, y))` in one step: the commonest question a grid game asks."""
     name = _NAMES.get((x, y)) if x.__class__ is int and y.__class__ is int else None
-    top: Piece | None = s.boards[slot].tops.get(name if name is not None else cell(x, y), _OFF)  # type: ignore[arg-type]
-    if top is _OFF:
+    top: Piece | None = s.boards[slot].tops.get(name if name is not None else cell(x, y), OFF_GRID)  # type: ignore[arg-type]
+    if top is OFF_GRID:
         raise ValueError(_off_grid(s, slot, cell(x, y)))  # type: ignore[arg-type]
     return top
 
@@ -511,17 +514,17 @@ def _part(s: State, slot: int, c: str) -> object:
 def _tops(s: State, slot: int, cells: list[Any]) -> list[Piece]:
     tops = s.boards[slot].tops
     if cells.__class__ is list and len(cells) == _PAIR:
-        a, b = tops.get(cells[0], _OFF), tops.get(cells[1], _OFF)
-        if a is not _OFF and b is not _OFF:
+        a, b = tops.get(cells[0], OFF_GRID), tops.get(cells[1], OFF_GRID)
+        if a is not OFF_GRID and b is not OFF_GRID:
             if a is None:
                 return [] if b is None else [b]
             return [a] if b is None or b is a else [a, b]
     out: list[Piece] = []
     for c in cells:
-        top = tops.get(c, _OFF)
+        top = tops.get(c, OFF_GRID)
         if top is None:
             continue
-        if top is _OFF:
+        if top is OFF_GRID:
             raise ValueError(_off_grid(s, slot, c))
         if top not in out:
             out.append(top)
