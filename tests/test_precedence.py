@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -175,6 +176,9 @@ NAMED = [
     ("nth(m, n - 1) + nth(m, n)", [1, 2, 3, 4]),
     ("nth(nth(m, nth(xs, 1) - 2), nth(xs, 1) - 2)", 1),
     ("nth(xs, yes) - n", 1),  # a truth value counts as 1, as in the call
+    ("count(xs + xs, three) * 2", 4),
+    ("count(xs, nothing) + 1", 3),  # `none` counts every item, as in the call
+    ("count(t + t, t)", 2),
     ("[x + n for x in xs]", [5, 6]),
     ("[y for y in xs + xs if y > n + 1]", [4, 4]),
     ("top(board, cell(z, z)) == none", True),
@@ -193,7 +197,8 @@ def test_operators_written_out_with_names_group_as_documented() -> None:
     decls = "".join(f"var v{i} = none\n" for i in range(len(NAMED)))
     sets = "".join(f"  set v{i} = ({expr})\n" for i, (expr, _) in enumerate(NAMED))
     text = (f'game "named"\nplayers 2\nzone board: grid(2, 2), public\n{decls}play {{\n'
-            f'  let n = 2\n  let z = 0\n  let xs = [3, 4]\n  let t = "ab"\n  let m = [[1, 2], [3, 4]]\n  let yes = true\n'
+            f'  let n = 2\n  let z = 0\n  let xs = [3, 4]\n  let t = "ab"\n  let m = [[1, 2], [3, 4]]\n'
+            f'  let yes = true\n  let three = 3\n  let nothing = none\n'
             f'{sets}  end game "done"\n}}\n')
     rules = boardkit.parse_ruleset(text, filename="named.bk")
     assert "_v :=" in rules.program.source and "_t :=" in rules.program.source
@@ -211,7 +216,8 @@ def test_operators_written_out_with_names_group_as_documented() -> None:
     ("top(board, cell(yes, 0))", "'True,0' is not a cell of grid 'board'"),
     ("nth(xs, nothing)", "cannot compare a number with none using '<='"),
     ("nth(n, a)", "cannot compare a number with a text using '<='"),
-    ("level(board, text(n) + \",0\")", "'2,0' is not a cell of grid 'board'"),
+    ("count(n, n)", "'int' object has no attribute 'count'"),
+    ('level(board, text(n) + ",0")', "'2,0' is not a cell of grid 'board'"),
 ])
 def test_operators_written_out_fail_as_their_calls_do(expr: str, message: str) -> None:
     text = (f'game "named"\nplayers 2\nzone board: grid(2, 2), public\nvar v = none\nplay {{\n'
@@ -256,3 +262,14 @@ def test_level_works_its_argument_out_once(seed: int) -> None:
     game = boardkit.parse_ruleset(PIECES, filename="pieces.bk").new_game(seed=seed)
     assert game.state.rng_draws == 1  # one draw: `random` ran once
     assert game.var("w") in (1, 2)
+
+
+def test_the_generated_modules_of_bundled_rulesets_compile_without_warnings() -> None:
+    root = Path(__file__).resolve().parent.parent
+    sources = [boardkit.load_ruleset(name).program.source for name in boardkit.list_rulesets()]
+    sources += [boardkit.load_ruleset(str(path)).program.source
+                for path in [*sorted((root / "examples").glob("*.bk")), root / "benchmarks" / "connect_four.bk"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for source in sources:
+            compile(source, "<rules>", "exec")

@@ -268,6 +268,12 @@ class ExprGen:
             nth = self._nth(*node.args)
             if nth is not None:
                 return nth
+        if node.name == "count" and len(node.args) == 2 and _plain(node.args[1]):  # noqa: PLR2004 - a list and a value
+            # The list's own count, as the built-in's; `none` counts every item, as there.
+            xs, v = self.gen(node.args[0]), self.gen(node.args[1])
+            if isinstance(node.args[1], m.Lit):  # (Python warns at `is` with a literal)
+                return f"len({xs})" if node.args[1].value is None else f"({xs}).count({v})"
+            return f"(len({xs}) if {v} is None else ({xs}).count({v}))"
         inline = _INLINE.get(node.name)
         if inline is not None and len(node.args) == 1 and not _literal(node.args[0]):
             return inline.format(self.gen(node.args[0]))
@@ -280,6 +286,8 @@ class ExprGen:
 
         The list is worked out before the position, as in the call.
         """
+        if isinstance(items, m.Lit):
+            return None  # (Python warns at a subscripted literal; the call says what is wrong)
         if isinstance(at, m.Lit):
             i = at.value
             if isinstance(i, bool) or not isinstance(i, int) or i < 1:
