@@ -6,6 +6,7 @@ let state = null;        // the last payload
 let view = "all";        // the host's viewpoint: "all" or a seat number
 let selection = [];      // cells clicked so far toward a move naming several cells
 let busy = false;
+let sent = 0;            // requests that changed the game so far: a poll begun before one is stale
 
 const $ = (id) => document.getElementById(id);
 
@@ -44,12 +45,13 @@ function showMessage(text) {
 async function send(path, body) {
   if (busy) return;
   busy = true;
+  sent += 1;
   try {
     render(await api(path, body === undefined ? {} : { version: state.version, ...body }));
     showMessage("");
   } catch (err) {
     showMessage(err.message);
-    await refresh();
+    try { render(await api("/api/state")); } catch (again) { showMessage(again.message); }
   } finally {
     busy = false;
   }
@@ -58,8 +60,11 @@ async function send(path, body) {
 const play = (label) => send("/api/move", { move: label });
 
 async function refresh() {
+  const before = sent;
   try {
     const data = await api("/api/state");
+    // A poll answered after a move was sent may describe the game before that move.
+    if (busy || sent !== before || (state && data.version < state.version)) return;
     if (!state || data.version !== state.version || data.rule_error !== state.rule_error) render(data);
   } catch (err) {
     showMessage(err.message);
@@ -350,6 +355,7 @@ function wire() {
     if (!file) return;
     const body = await file.text();
     e.target.value = "";
+    sent += 1;
     try { render(await api("/api/load", body)); showMessage(""); } catch (err) { showMessage(err.message); }
   });
   $("replay").addEventListener("click", () => send("/api/replay"));
