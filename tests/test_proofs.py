@@ -63,6 +63,20 @@ def test_a_game_explored_through_clones_offers_what_a_plain_one_does(name: str, 
     assert bool(reused) == trials
 
 
+@pytest.mark.parametrize(("name", "players", "options", "trials"), GAMES)
+def test_a_game_played_straight_keeps_proofs_from_its_first_trial(name: str, players: int, options: dict,
+                                                                  trials: bool) -> None:
+    """Play reaches the positions its own trials saw: a game that runs trials keeps what they prove."""
+    game = _load(name).new_game(players=players, seed=5, options=options)
+    rng = random.Random(5)
+    for _ in range(40):
+        if game.is_over:
+            break
+        game.apply_action(rng.randrange(len(game.legal_actions())))
+    trail = game.state.trail
+    assert (trail is not None and len(trail[1].proofs) > 0) == trials
+
+
 def test_a_dealt_again_or_loaded_game_starts_a_trail_of_its_own() -> None:
     rules = boardkit.load_ruleset("chakra")
     game = rules.new_game(players=2, seed=1)

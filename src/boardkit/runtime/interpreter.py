@@ -19,7 +19,7 @@ from boardkit.runtime.events import Event
 from boardkit.runtime.options import SKIP
 from boardkit.runtime.pieces import Piece, label_of
 from boardkit.runtime.program import STEP_LIMIT, ProcRun, Program
-from boardkit.runtime.proofs import cut_off, lookup, step
+from boardkit.runtime.proofs import cut_off, lookup, start, step
 from boardkit.runtime.work import WORK_LIMIT
 
 if TYPE_CHECKING:
@@ -409,10 +409,14 @@ class Interpreter:
 
     def _full(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int) -> bool:
         """What a trial run of `option` finds, or what one found here before (runtime/proofs.py)."""
+        trail = s.trail
+        if trail is None and not s.over:
+            # A game that needs full trials keeps what they prove from its first one on: play
+            # then reaches the positions they saw. One that never needs them pays nothing.
+            s.trail = trail = start()
         k, found = lookup(s, option)
         if found is not None:
             return found
-        trail = s.trail
         if k is None or trail is None:
             return self._trial(s, snap, option, chooser, depth)
         kept = trail[1]

@@ -6,9 +6,10 @@ completed after it. A game, or a clone of it (search clones a game for each move
 that then plays that option reaches exactly the position the trial saw, since play is
 deterministic given the state. There the look-ahead would prove the same again.
 
-Positions are named by trails. A game keeps none until it is first copied (search copies it;
-a game played straight on never is, and pays nothing); from then on the game and its copies
-share one `Kept`. Taking an option at trail t leads to the trail `paths[t, option]`, the same
+Positions are named by trails. A game keeps none until it is first copied (search copies it)
+or first runs a full trial (play then meets the positions that trial saw); a game that does
+neither, such as one whose look-ahead the compiled shortcuts settle, pays nothing. From then
+on the game and its copies share one `Kept`. Taking an option at trail t leads to the trail `paths[t, option]`, the same
 in a trial and in play; a loaded or dealt-again state gets a new trail. `proofs[t, option]` is
 what a trial found for that option at trail t. What a depth bound cut short is not kept
 (`cut_off`): a position reached deeper in a trial has less depth left before the bound than

@@ -139,7 +139,7 @@ class State:
         # while its list is the zone's: across effects, snapshots and copies.
         self.proj: dict[tuple[int, str], tuple[list[Piece], list[Value]]] = {}
         # What look-ahead trials proved, by position (runtime/proofs.py): shared with clones, kept
-        # from the first copy on (search), so that a game played straight on pays nothing for it.
+        # from the first copy (search) or full trial on; undo checkpoints leave it out.
         self.trail: proofs.Trail = None
         # How many more backward jumps and calls may run before the next decision.
         self.steps = 0
@@ -440,7 +440,7 @@ class State:
         """What `restore` needs to bring the state back.
 
         A compact one (for undo checkpoints, kept long) holds piece locations as an array rather
-        than a list.
+        than a list, and neither memo nor trail: what they hold would stay alive with the game.
         """
         loc: list[int] | array.array[int] = self.loc[:]
         if compact:
@@ -448,13 +448,13 @@ class State:
         return (self.zones[:], loc, dict(self.vars),
                 [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng_draws, len(self.elog),
                 self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known,
-                self.boards, None if compact else self.memo, self.trail)
+                self.boards, None if compact else self.memo, None if compact else self.trail)
 
     def restore(self, snap: Snapshot) -> None:
         """Brings the state back to a snapshot of it."""
         (zones, loc, vars_, frames, self.rng_draws, nevents, self.over, self.end_reason, self.turn_player,
          self.turn_count, npieces, self.known, self.boards, memo, trail) = snap
-        # A checkpoint from before the game kept proofs names no position: a new trail.
+        # A checkpoint names no position: a new trail.
         self.trail = trail if trail is not None else proofs.renamed(self.trail)
         # What was remembered of that state holds again (effects since made memos of their own).
         self.memo = memo if memo is not None else {}
