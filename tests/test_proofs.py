@@ -77,6 +77,25 @@ def test_a_game_played_straight_keeps_proofs_from_its_first_trial(name: str, pla
     assert (trail is not None and len(trail[1].proofs) > 0) == trials
 
 
+def test_a_game_played_straight_forgets_the_positions_it_left() -> None:
+    """What a game with no copies keeps stays bounded; once copied (search), nothing is forgotten."""
+    game = boardkit.load_ruleset("chakra").new_game(players=2, seed=6)
+    rng = random.Random(6)
+    most = 0
+    for _ in range(600):
+        game.apply_action(rng.randrange(len(game.legal_actions())))
+        assert game.state.trail is not None
+        most = max(most, len(game.state.trail[1].paths))
+    assert proofs.PRUNED // 2 < most <= 2 * proofs.PRUNED
+    kept = game.state.trail[1]
+    before = len(kept.paths)
+    game.clone()
+    assert kept.shared
+    for _ in range(300):
+        game.apply_action(rng.randrange(len(game.legal_actions())))
+    assert len(kept.paths) > max(before, proofs.PRUNED)
+
+
 def test_a_dealt_again_or_loaded_game_starts_a_trail_of_its_own() -> None:
     rules = boardkit.load_ruleset("chakra")
     game = rules.new_game(players=2, seed=1)

@@ -28,18 +28,31 @@ if TYPE_CHECKING:
 _TRAILS = itertools.count(1)
 # The most paths a game and its copies keep: beyond, they start afresh.
 KEPT = 50_000
+# A game with no copies prunes what it keeps past this many paths: it never goes back to a
+# position before its last decision (undo starts a trail of its own).
+PRUNED = 500
 
 
 class Kept:
     """What a game and its copies know: where options lead, what trials proved there."""
 
-    __slots__ = ("cut_offs", "paths", "proofs")
+    __slots__ = ("cut_offs", "floor", "paths", "proofs", "shared")
 
     def __init__(self) -> None:
         self.paths: dict[tuple[Any, ...], int] = {}
         self.proofs: dict[tuple[Any, ...], bool] = {}
         # How often a trial stopped at the depth bound (what it found then is not kept).
         self.cut_offs = 0
+        # Whether copies of the game share it (search): they may stand anywhere, so it is never pruned.
+        self.shared = False
+        # Trails named before the game's last decision: positions it has left for good.
+        self.floor = 0
+
+    def prune(self) -> None:
+        """Forgets the positions a game played straight on has left behind."""
+        floor = self.floor
+        self.paths = {k: v for k, v in self.paths.items() if k[0] >= floor}
+        self.proofs = {k: v for k, v in self.proofs.items() if k[0] >= floor}
 
 
 #: A state's trail: its position's number and what it shares with its copies; None: not kept.
@@ -75,6 +88,10 @@ def step(s: State, option: Any) -> None:  # noqa: ANN401 - any option value
             kept.proofs.clear()
         nxt = paths[k] = next(_TRAILS)
     s.trail = nxt, kept
+    if s.probing is None and not kept.shared:  # a decision of the game itself
+        if len(kept.paths) > PRUNED:
+            kept.prune()
+        kept.floor = next(_TRAILS)
 
 
 def lookup(s: State, option: Any) -> tuple[tuple[Any, ...] | None, bool | None]:  # noqa: ANN401 - any option value

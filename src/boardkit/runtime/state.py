@@ -424,6 +424,8 @@ class State:
         """
         if self.trail is None and not self.over:  # searched from now on: both keep what trials prove
             self.trail = proofs.start()
+        if self.trail is not None:
+            self.trail[1].shared = True
         twin = object.__new__(State)
         twin.__dict__.update(self.__dict__)
         twin.zones = self.zones[:]
