@@ -3,6 +3,8 @@ time, in order, and only as far as the first option after which the turn can be 
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import boardkit
@@ -73,3 +75,21 @@ def test_a_condition_worked_out_after_a_trial_has_the_work_budget_it_had_before(
     assert [m.label for m in game.legal_moves()] == ["1", "2"]
     game.play("1")
     assert [m.label for m in game.legal_moves()] == ["b"]
+
+
+@pytest.mark.parametrize(("name", "players"), [("meenakshi", 2), ("chakra", 2), ("mandala", 2)])
+def test_a_loaded_game_knows_where_dead_ends_may_follow_as_the_played_one_does(name: str, players: int) -> None:
+    """Each frame carries whether a dead end may follow its return: set at the call, worked out again on load."""
+    rules = boardkit.load_ruleset(name)
+    game = rules.new_game(players=players, seed=8)
+    rng = random.Random(8)
+    depths = set()
+    for _ in range(150):
+        if game.is_over:
+            break
+        loaded = rules.load_game(game.to_json())
+        assert [f[:2] + f[3:] for f in loaded.state.frames] == [f[:2] + f[3:] for f in game.state.frames]
+        assert [m.label for m in loaded.legal_moves()] == [m.label for m in game.legal_moves()]
+        depths.add(len(game.state.frames))
+        game.apply_action(rng.randrange(len(game.legal_actions())))
+    assert max(depths) >= 3

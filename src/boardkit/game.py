@@ -646,7 +646,7 @@ def start(rules: Ruleset, players: int, seed: int, options: dict[str, Any],
         # The game keeps the position (for saving, and undo to the start): the caller's dict
         # may change afterwards. Copied once checked, so that no junk reaches deepcopy.
         position = copy.deepcopy(position)
-    s.frames = [["play", 0, {"$actor": None}]]
+    s.frames = [["play", 0, {"$actor": None}, False]]
     game = Game(rules, s, seed=seed, options=options, position=position, history=[])
     game.check_invariants = check_invariants
     if position is None:
@@ -682,7 +682,7 @@ def _init_vars(s: State, program: Program) -> None:
 
 def _setup(s: State, interp: Interpreter) -> None:
     """Runs the setup procedure, which must neither ask for a decision nor end the game."""
-    s.frames = [["setup", 0, {"$actor": None}]]
+    s.frames = [["setup", 0, {"$actor": None}, False]]
     try:
         outcome = interp.run(s)
     except DeadEnd as exc:

@@ -405,6 +405,12 @@ def _trial_at_call(callee: d.ProcDef, caller: d.ProcDef, pc: int, idx: int) -> l
     return ["if probe:", f"    return {CALLED}"]
 
 
+def _below_callee(flags: d.Probe) -> str:
+    """A new frame's fourth item (`Probe.below_callee`), worked out here where the call's flags settle it."""
+    settled = {flags.below_callee(below=below) for below in (False, True)}
+    return repr(settled.pop()) if len(settled) == 1 else "F[3]"
+
+
 def _trial_after_call(caller: d.ProcDef, pc: int) -> list[str]:
     """After a call returned within a trial: the loop decides unless the caller must run on."""
     if pc + 1 < len(caller.probe) and _runs_on(caller.probe[pc + 1]):
@@ -488,7 +494,7 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
         return [f"F[1] = {pc}",
                 f"if len(s.frames) >= {CALL_DEPTH}:",
                 f"    _too_deep({idx})",
-                f"_f = [{ins.proc!r}, 0, {{{local}'$actor': L.get('$actor')}}]",
+                f"_f = [{ins.proc!r}, 0, {{{local}'$actor': L.get('$actor')}}, {_below_callee(proc.probe[pc])}]",
                 "s.frames.append(_f)",
                 *_trial_at_call(procs[ins.proc], proc, pc, idx),
                 "s.steps -= 1",

@@ -478,7 +478,11 @@ def _load_frames(s: State, frames: list[SavedFrame]) -> None:
         if actor is not None and (type(actor) is not int or not 0 <= actor < s.nplayers):
             msg = f"no player {actor!r} in a {s.nplayers}-player game"
             raise _fail(msg)
-    s.frames = [[f.proc, f.pc, {k: _decode_local(v, s.pieces) for k, v in f.locals.items()}] for f in frames]
+    s.frames = []
+    below = False
+    for f in frames:
+        s.frames.append([f.proc, f.pc, {k: _decode_local(v, s.pieces) for k, v in f.locals.items()}, below])
+        below = procs[f.proc].probe[f.pc].below_callee(below=below)
 
 
 def _load_events(events: list[Event], pieces: list[Piece]) -> list[Event]:

@@ -385,6 +385,14 @@ class Probe:
     ret: bool
     here: bool = False  # the instruction itself may be a dead end
 
+    def below_callee(self, *, below: bool) -> bool:
+        """Whether a dead end may follow, in the turn, once a procedure called here returns.
+
+        `below`: the same of the calling frame. A call where the caller may fail after it
+        passes True, one after which the caller cannot return passes False, else the caller's.
+        """
+        return self.fail or (self.ret and below)
+
 
 @attrs.frozen
 class ProcDef:

@@ -42,8 +42,8 @@ _PLAIN, _BRANCH, _OPTIONAL = 0, 1, 2
 # Interpreter._chain's codes: a dead end may follow; the turn cannot go on past the procedure
 # (0: that depends on the callers).
 _FAILS, _STOPS = 1, 2
-# Where a frame keeps what `_below_of` found for it: after its name, pc and locals.
-_KEPT = 3
+# A frame's fourth item: whether a dead end may follow once its procedure returns.
+_BELOW = 3
 
 
 class Interpreter:
@@ -130,7 +130,7 @@ class Interpreter:
         # A procedure that cannot return may loop for ever: let the trial find out.
         if self._runs_on[top[0]][top[1]]:
             return False
-        return not self._below_of(frames)
+        return not top[_BELOW]
 
     def span(self, s: State) -> Span | None:
         """Where the running procedure stands."""
@@ -269,25 +269,6 @@ class Interpreter:
             step(s, option)
         return label
 
-    def _below_of(self, frames: list[list[Any]]) -> bool:
-        # The answer holds for the top frame's whole life (the frames below wait at their
-        # calls), so it is kept in the frame, after its name, pc and locals; snapshots and
-        # saves copy those three only.
-        top = frames[-1]
-        if len(top) > _KEPT:
-            kept: bool = top[_KEPT]
-            return kept
-        chain = self._chain
-        below = False
-        for i in range(len(frames) - 2, -1, -1):
-            f = frames[i]
-            code: int = chain[f[0]][f[1]]
-            if code:
-                below = code == _FAILS
-                break
-        top.append(below)
-        return below
-
     def decide(self, s: State) -> tuple[list[Value], int]:
         """The options of the pending decision that can be completed into a legal turn, and the player who owes it.
 
@@ -309,7 +290,7 @@ class Interpreter:
             player = self._chooser(s, self.procs[name], pc, by, local)
         if code == _STOPS:  # no dead end ahead, and its procedure does not return: nothing to try
             return plain or fallback, player
-        below = self._below_of(s.frames)
+        below = frame[_BELOW]
         if code == _FAILS or below:
             if not self.shortcuts:
                 quick = None
@@ -462,7 +443,7 @@ class Interpreter:
         if quick is None:
             return None
         if below is None:
-            below = self._below_of(s.frames)
+            below = top[_BELOW]
         return _shortcut(s, quick, var, top[2], option, depth, below)
 
     def _completable(self, s: State, chooser: int, depth: int) -> bool:
@@ -480,7 +461,7 @@ class Interpreter:
         settled = self._settled(s, name, pc, chooser, depth)
         if settled is not None:
             return settled
-        below = self._below_of(s.frames)
+        below = s.frames[-1][_BELOW]
         snap: list[Snapshot] = []
         return any(self._try(s, snap, o, chooser, depth + 1, below=below) for o in plain) or any(
             self._try(s, snap, o, chooser, depth + 1, below=below) for o in fallback)
@@ -492,7 +473,7 @@ class Interpreter:
             return True
         if depth >= PROBE_DEPTH:
             return cut_off(s)
-        below = self._below_of(s.frames)
+        below = s.frames[-1][_BELOW]
         if (code != _FAILS and not below) or self._chooser(s, self.procs[name], pc, by, s.frames[-1][2]) != chooser:
             return True
         return None
@@ -531,7 +512,7 @@ class Interpreter:
         settled = self._settled(s, name, pc, chooser, depth)
         if settled is not None:
             return settled
-        below = self._below_of(s.frames)
+        below = s.frames[-1][_BELOW]
         snap: list[Snapshot] = []
         # A loop, not any() of a generator: one Python frame fewer for each decision a trial nests.
         for k in range(first, len(order)):

@@ -112,6 +112,8 @@ class State:
         self.vars: dict[Key, Value] = {}
         self.seed = seed
         self.rng_draws = 0
+        # The running procedures, outermost first: [name, pc, locals, below], `below` telling
+        # whether a dead end may follow in the turn once the procedure returns (Probe.below_callee).
         self.frames: list[list[Any]] = []
         # The event log as effects write it: events, or tuples that `events` makes into events
         # when someone reads them (most games run unread). The two commonest, a choice made and
@@ -432,7 +434,7 @@ class State:
         twin.loc = self.loc[:]
         twin.vars = dict(self.vars)
         twin.pieces = self.pieces[:]
-        twin.frames = [[f[0], f[1], dict(f[2])] for f in self.frames]
+        twin.frames = [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames]
         twin.elog = list(self.elog)
         twin.memo = {}
         twin.proj = {}
@@ -448,7 +450,7 @@ class State:
         if compact:
             loc = array.array("H" if len(self.zones) <= _SHORT else "l", self.loc)
         return (self.zones[:], loc, dict(self.vars),
-                [[f[0], f[1], dict(f[2])] for f in self.frames], self.rng_draws, len(self.elog),
+                [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames], self.rng_draws, len(self.elog),
                 self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known,
                 self.boards, None if compact else self.memo, None if compact else self.trail)
 
@@ -463,7 +465,7 @@ class State:
         self.zones = zones[:]
         self.loc = list(loc)
         self.vars = dict(vars_)
-        self.frames = [[f[0], f[1], dict(f[2])] for f in frames]
+        self.frames = [[f[0], f[1], dict(f[2]), f[3]] for f in frames]
         if len(self.elog) > nevents:  # (look-ahead's log keeps nothing)
             del self.elog[nevents:]
             self._made = min(self._made, nevents)
