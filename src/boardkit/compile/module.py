@@ -23,10 +23,9 @@ from boardkit.model import expr as m
 if TYPE_CHECKING:
     from boardkit.source import Span
 
-# What a procedure function returns to the runtime's loop. RESUMED: during a trial, a call ran
-# and returned within the function, which stands at the instruction after it; the loop checks
-# whether the rest of the turn can still fail, as after a return.
-DECISION, CALLED, RETURNED, OVER, TURN_DONE, RESUMED = range(6)
+# What a procedure function returns to the runtime's loop. TURN_DONE: a trial stands where
+# nothing ahead in the turn can fail.
+DECISION, RETURNED, OVER, TURN_DONE = range(4)
 # What a call of a rule's function costs in the work budget (runtime/work.py): about as much
 # time as walking five items of a list.
 CALL_COST = 5
@@ -390,19 +389,16 @@ def _runs_on(flags: d.Probe) -> bool:
 
 
 def _trial_at_call(callee: d.ProcDef, caller: d.ProcDef, pc: int, idx: int) -> list[str]:
-    """What a trial does at a call, as the runtime's loop would after the call's step.
+    """Where a trial ends at a call: nothing in the callee, nor after it in the turn, can fail.
 
-    The callee runs at once where the rest of the turn may still fail whatever the frames
-    below hold, and the trial ends where it cannot; else the loop, which reads those frames,
-    decides. In play the callee always runs at once, and the block goes on where it returns.
+    The flags settle it here, or the new frame's own (`_below_callee`) at run time. In play,
+    and in a trial that runs on, the callee runs at once and the block goes on where it returns.
     """
     flags = caller.probe[pc]
     if _runs_on(callee.probe[0]) or flags.fail:
         return []
-    if not flags.ret:
-        return ["if probe:", "    s.steps -= 1", "    if s.steps < 0:", f"        _runaway({idx})",
-                f"    return {TURN_DONE}"]
-    return ["if probe:", f"    return {CALLED}"]
+    done = ["    s.steps -= 1", "    if s.steps < 0:", f"        _runaway({idx})", f"    return {TURN_DONE}"]
+    return ["if probe:" if not flags.ret else "if probe and not _f[3]:", *done]
 
 
 def _below_callee(flags: d.Probe) -> str:
@@ -412,10 +408,10 @@ def _below_callee(flags: d.Probe) -> str:
 
 
 def _trial_after_call(caller: d.ProcDef, pc: int) -> list[str]:
-    """After a call returned within a trial: the loop decides unless the caller must run on."""
+    """Where a trial ends after a call returned: nothing after it, in the caller or below, can fail."""
     if pc + 1 < len(caller.probe) and _runs_on(caller.probe[pc + 1]):
         return []
-    return ["if probe:", f"    F[1] = {pc + 1}", f"    return {RESUMED}"]
+    return ["if probe and not F[3]:", f"    F[1] = {pc + 1}", f"    return {TURN_DONE}"]
 
 
 def _copied(w: Writer, node: m.Expr) -> str:

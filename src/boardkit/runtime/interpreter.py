@@ -12,7 +12,7 @@ import collections
 from typing import TYPE_CHECKING, Any
 
 from boardkit.compile.lookahead import PROBE_DEPTH
-from boardkit.compile.module import CALLED, DECISION, OVER, RESUMED, RETURNED, TURN_DONE
+from boardkit.compile.module import DECISION, OVER, RETURNED, TURN_DONE
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError, rule_fault
 from boardkit.model.defs import Branch, Choose
 from boardkit.runtime.events import Event
@@ -82,7 +82,7 @@ class Interpreter:
             kind, var = (_PLAIN if ins.optional is None else _OPTIONAL), ins.var
         return (kind, site[0], site[1], self._chain[name][pc], self.program.quick.get((name, pc)), var, guards)
 
-    def run(self, s: State, *, probe: bool = False) -> int:  # noqa: C901 - one loop dispatches every outcome (hot)
+    def run(self, s: State, *, probe: bool = False) -> int:
         """Executes until a decision, the end of the game, or (when probing) the end of the turn."""
         if not probe:
             s.work = WORK_LIMIT
@@ -93,18 +93,6 @@ class Interpreter:
             while True:
                 frame = frames[-1]
                 r = fns[frame[0]](s, frame, probe)
-                if r == CALLED:
-                    s.steps -= 1
-                    if s.steps < 0:
-                        msg = f"no decision after {STEP_LIMIT} steps: does a loop never end?"
-                        raise RuleRuntimeError(msg, self.procs[frames[-2][0]].span(frames[-2][1]))
-                    if probe and self._nothing_can_fail(frames):
-                        return TURN_DONE  # a trial: the rest of the turn can only succeed
-                    continue
-                if r == RESUMED:  # a trial's call ran and returned within its caller
-                    if self._nothing_can_fail(frames):
-                        return TURN_DONE
-                    continue
                 if r == RETURNED:
                     done = frames.pop()
                     if not frames:
