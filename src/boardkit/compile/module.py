@@ -439,6 +439,11 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
     if isinstance(ins, d.SetVar) and ins.item is not None:
         key, item, value = w.ex.var_key(ins.var, ins.args), w.ex.gen(ins.item), w.ex.gen(ins.value)
         return [f"s.set_item({key}, {item}, {value}, {ins.op!r})"]
+    if isinstance(ins, d.SetVar) and ins.op == "=" and not ins.args:
+        # `State.set_var` written out for the commonest set: a variable that always exists.
+        key = repr(ins.var)
+        return [f"_sv = {_copied(w, ins.value)}", "s.memo = {}", f"s.vars[{key}] = _sv",
+                "if s.probing is None:", f"    s.elog.append((_var_set, {key}, _sv))"]
     if isinstance(ins, d.SetVar):
         return [f"s.set_var({w.ex.var_key(ins.var, ins.args)}, {w.ex.gen(ins.value)}, {ins.op!r})"]
     if isinstance(ins, d.MovePieces):

@@ -28,6 +28,7 @@ from boardkit.runtime.grid import OFF_GRID, top_at
 from boardkit.runtime.listops import LIST_LIMIT
 from boardkit.runtime.options import offered
 from boardkit.runtime.proofs import cut_off
+from boardkit.runtime.state import var_set_event
 from boardkit.runtime.work import (
     ConstState,
     add,
@@ -147,7 +148,7 @@ class Program:
                   _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,
                   _offered=offered, _QUICK_FAULTS=(*RULE_FAULTS, Horizon),
                   _MISS=_MISS, TypeError=TypeError, bool=bool, _spans=_spans, _data=json.loads,
-                  _cut_off=cut_off, _OFF=OFF_GRID, _int=int, _joined=joined)
+                  _cut_off=cut_off, _OFF=OFF_GRID, _int=int, _joined=joined, _var_set=var_set_event)
         return ns
 
     # Errors, located by the span indexes the generated code passes.

@@ -335,7 +335,7 @@ class State:
             value = list(value)
         self.vars[key] = value
         if self.probing is None:  # look-ahead trials keep no events: skip making them
-            self.elog.append((_var_set, key, value))
+            self.elog.append((var_set_event, key, value))
 
     def set_item(self, key: Key, index: Value, value: Value, op: str) -> None:
         """Sets the `index`-th item of a list variable (counting from 1, as `nth`), or adds to it.
@@ -494,7 +494,7 @@ def _forget_in(known: dict[int, int], loc: list[int], dest: int,
 _SHORT = 65535
 
 
-def _var_set(key: Key, value: Value) -> VarSet:
+def var_set_event(key: Key, value: Value) -> VarSet:
     """The event of a `set`, made when the log is read: the key named, pieces by id.
 
     Values are replaced, never changed in place, so the one logged is the one set.
