@@ -414,10 +414,14 @@ def _trial_after_call(caller: d.ProcDef, pc: int) -> list[str]:
     return ["if probe and not F[3]:", f"    F[1] = {pc + 1}", f"    return {TURN_DONE}"]
 
 
+def _scalar(w: Writer, node: m.Expr) -> bool:
+    """Whether a value is never a list: a literal, a number or `next`'s player."""
+    return isinstance(node, m.Lit) or w.ex.number(node) or (isinstance(node, m.BuiltinCall) and node.name == "next")
+
+
 def _copied(w: Writer, node: m.Expr) -> str:
-    """Source of a value a local keeps: a list is copied (`_cp`); a literal, a number or `next`'s player is not."""
-    scalar = isinstance(node, m.Lit) or w.ex.number(node) or (isinstance(node, m.BuiltinCall) and node.name == "next")
-    if scalar:
+    """Source of a value a local keeps: a list is copied (`_cp`); a value that is never one is not."""
+    if _scalar(w, node):
         return w.ex.gen(node)
     if isinstance(node, (m.Local, m.Bound)):  # a name: `_cp` written out, no call
         return f"(_cv if (_cv := {w.ex.gen(node)}).__class__ is not list else list(_cv))"
@@ -442,7 +446,8 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
     if isinstance(ins, d.SetVar) and ins.op == "=" and not ins.args:
         # `State.set_var` written out for the commonest set: a variable that always exists.
         key = repr(ins.var)
-        return [f"_sv = {_copied(w, ins.value)}", "s.memo = {}", f"s.vars[{key}] = _sv",
+        copy = [] if _scalar(w, ins.value) else ["if _sv.__class__ is list:", "    _sv = list(_sv)"]
+        return [f"_sv = {w.ex.gen(ins.value)}", *copy, "s.memo = {}", f"s.vars[{key}] = _sv",
                 "if s.probing is None:", f"    s.elog.append((_var_set, {key}, _sv))"]
     if isinstance(ins, d.SetVar):
         return [f"s.set_var({w.ex.var_key(ins.var, ins.args)}, {w.ex.gen(ins.value)}, {ins.op!r})"]
