@@ -303,7 +303,7 @@ class Interpreter:
                     if len(snap) > 1:  # `_clean`, without a call where nothing is to be done (hot)
                         _clean(s, snap)
                     s.work = WORK_LIMIT  # each continuation may do a run's work; the trial count bounds them
-                    # The shortcut (`_shortcut`, written out); a full trial's restore puts new
+                    # The shortcut (as in `_try`, written out); a full trial's restore puts new
                     # frames in place, so the locals are read anew (s.frames).
                     if quick is None:
                         found = None
@@ -360,20 +360,28 @@ class Interpreter:
             msg = f"option {self.option_labels(s, options)[i]!r} is offered but fails when played: {message}"
             raise RuleRuntimeError(msg, span)
 
-    def _try(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int, *,
-             below: bool | None = None) -> bool:
-        """Whether the turn can be completed after `option`.
+    def _try(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int,  # noqa: PLR0917 - one call per option tried
+             site: _Site, below: bool) -> bool:  # noqa: FBT001 - positional: the hot call
+        """Whether the turn can be completed after `option` of the decision at `site`.
 
+        The look-ahead's shortcut (compile/lookahead.py) settles it where the option leads,
+        through jumps and calls only, to decisions of the same player; else a full trial.
         `snap` holds a snapshot of `s` once one is needed; a full trial leaves `s` where it
-        stopped, to be put back when next read (`_clean`). `below`: what `_below` says of `s`,
-        when the caller knows it.
+        stopped, to be put back when next read (`_clean`). `below`: the frame's flag.
         """
         if len(snap) > 1:  # `_clean`, without a call where nothing is to be done
             _clean(s, snap)
         s.work = WORK_LIMIT  # each continuation may do a run's work; the trial count bounds them
-        quick = self._quick(s, option, depth, below=below)
-        if quick is not None:
-            return quick
+        quick, var = site[4], site[5]
+        if quick is not None and self.shortcuts:
+            local = s.frames[-1][2]  # read after `_clean`: a trial's restore puts new frames in place
+            found: bool | None
+            if var is None:
+                found = quick[option](s, local, depth, below)
+            else:
+                found = quick(s, {**local, var: None if option is SKIP else option}, depth, below)
+            if found is not None:
+                return found
         return self._full(s, snap, option, chooser, depth)
 
     def _full(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int) -> bool:
@@ -418,55 +426,44 @@ class Interpreter:
         finally:
             snap.append(_LEFT)
 
-    def _quick(self, s: State, option: Value, depth: int, *, below: bool | None) -> bool | None:
-        """Settles a trial without running it; None: run it.
-
-        It can when the option leads, through jumps and calls only, to decisions of the same
-        player (compile/lookahead.py).
-        """
-        if not self.shortcuts:
-            return None
-        top = s.frames[-1]
-        quick, var = self._decisions[top[0]][top[1]][4:6]
-        if quick is None:
-            return None
-        if below is None:
-            below = top[_BELOW]
-        return _shortcut(s, quick, var, top[2], option, depth, below)
-
     def _completable(self, s: State, chooser: int, depth: int) -> bool:
         """Whether the turn can be completed from here: the look-ahead's step after an option."""
         if self.run(s, probe=True) != DECISION:
             return True
         frame = s.frames[-1]
-        name, pc, local = frame[0], frame[1], frame[2]
-        branch = self._decisions[name][pc][6]
-        if branch is not None:
-            return self._branch_completable(s, name, pc, branch, chooser, depth)
-        plain, fallback = self._open(s, name, pc, local)
+        name, pc = frame[0], frame[1]
+        site = self._decisions[name][pc]
+        if site[6] is not None:
+            return self._branch_completable(s, name, pc, site, chooser, depth)
+        plain, fallback = self._open(s, name, pc, frame[2])
         if not plain and not fallback:
             return False
-        settled = self._settled(s, name, pc, chooser, depth)
+        settled = self._settled(s, site, name, pc, chooser, depth)
         if settled is not None:
             return settled
-        below = s.frames[-1][_BELOW]
+        below = frame[_BELOW]
         snap: list[Snapshot] = []
-        return any(self._try(s, snap, o, chooser, depth + 1, below=below) for o in plain) or any(
-            self._try(s, snap, o, chooser, depth + 1, below=below) for o in fallback)
+        # Loops, not any() of a generator: one Python frame fewer for each decision a trial nests.
+        for options in (plain, fallback):
+            for o in options:
+                if self._try(s, snap, o, chooser, depth + 1, site, below):
+                    return True
+        return False
 
-    def _settled(self, s: State, name: str, pc: int, chooser: int, depth: int) -> bool | None:
+    def _settled(self, s: State, site: _Site, name: str, pc: int, chooser: int,  # noqa: PLR0917 - `_completable`'s step
+                 depth: int) -> bool | None:
         """What `_completable` knows of a decision that has an option without trying any; None: try them."""
-        _, _, by, code = self._decisions[name][pc][:4]
+        code = site[3]
         if code == _STOPS:
             return True
         if depth >= PROBE_DEPTH:
             return cut_off(s)
-        below = s.frames[-1][_BELOW]
-        if (code != _FAILS and not below) or self._chooser(s, self.procs[name], pc, by, s.frames[-1][2]) != chooser:
+        frame = s.frames[-1]
+        if code != _FAILS and not frame[_BELOW]:
             return True
-        return None
+        return True if self._chooser(s, self.procs[name], pc, site[2], frame[2]) != chooser else None
 
-    def _branch_completable(self, s: State, name: str, pc: int, site: tuple[Any, ...], chooser: int,  # noqa: PLR0917 - the step of `_completable` it stands for
+    def _branch_completable(self, s: State, name: str, pc: int, site: _Site, chooser: int,  # noqa: PLR0917 - the step of `_completable` it stands for
                             depth: int) -> bool:
         """`_completable`'s step at a branch, its options' conditions worked out one at a time.
 
@@ -475,7 +472,7 @@ class Interpreter:
         (A condition that fails is then met only if the game reaches this decision.)
         """
         proc = self.procs[name]
-        guards, order = site
+        guards, order = site[6]  # type: ignore[misc]
 
         # The conditions share one work budget, as when they were worked out all at once before
         # any trial: each takes what the one before it left, not what a trial left.
@@ -497,7 +494,7 @@ class Interpreter:
         first = next((k for k, i in enumerate(order) if offered(i)), None)
         if first is None:
             return False
-        settled = self._settled(s, name, pc, chooser, depth)
+        settled = self._settled(s, site, name, pc, chooser, depth)
         if settled is not None:
             return settled
         below = s.frames[-1][_BELOW]
@@ -509,7 +506,7 @@ class Interpreter:
                 _clean(s, snap)  # the conditions read the state the trials started from
                 if not offered(i):
                     continue
-            if self._try(s, snap, i, chooser, depth + 1, below=below):
+            if self._try(s, snap, i, chooser, depth + 1, site, below):
                 return True
         return False
 
@@ -529,14 +526,6 @@ def _plain(options: list[Value]) -> bool:
     """Whether the options are numbers alone or texts alone: each labelled by itself, distinct ones never alike."""
     kind = options[0].__class__ if options else None
     return (kind is int or kind is str) and len(set(map(type, options))) == 1
-
-
-def _shortcut(s: State, quick: QuickFn | tuple[QuickFn, ...], var: str | None, local: dict[str, Value],  # noqa: PLR0917 - one call per option tried
-              option: Value, depth: int, below: bool) -> bool | None:  # noqa: FBT001 - positional: the hot call
-    """The look-ahead's shortcut for one option: one function per branch option, or one with the value set."""
-    if var is None:
-        return quick[option](s, local, depth, below)  # type: ignore[index]
-    return quick(s, {**local, var: None if option is SKIP else option}, depth, below)  # type: ignore[operator]
 
 
 class _NoEvents(list[Event | tuple[Any, ...]]):

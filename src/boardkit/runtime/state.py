@@ -434,7 +434,7 @@ class State:
         twin.loc = self.loc[:]
         twin.vars = dict(self.vars)
         twin.pieces = self.pieces[:]
-        twin.frames = [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames]
+        twin.frames = [[name, pc, dict(local), below] for name, pc, local, below in self.frames]
         twin.elog = list(self.elog)
         twin.memo = {}
         twin.proj = {}
@@ -449,8 +449,8 @@ class State:
         loc: list[int] | array.array[int] = self.loc[:]
         if compact:
             loc = array.array("H" if len(self.zones) <= _SHORT else "l", self.loc)
-        return (self.zones[:], loc, dict(self.vars),
-                [[f[0], f[1], dict(f[2]), f[3]] for f in self.frames], self.rng_draws, len(self.elog),
+        frames = [[name, pc, dict(local), below] for name, pc, local, below in self.frames]
+        return (self.zones[:], loc, dict(self.vars), frames, self.rng_draws, len(self.elog),
                 self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known,
                 self.boards, None if compact else self.memo, None if compact else self.trail)
 
@@ -465,7 +465,7 @@ class State:
         self.zones = zones[:]
         self.loc = list(loc)
         self.vars = dict(vars_)
-        self.frames = [[f[0], f[1], dict(f[2]), f[3]] for f in frames]
+        self.frames = [[name, pc, dict(local), below] for name, pc, local, below in frames]
         if len(self.elog) > nevents:  # (look-ahead's log keeps nothing)
             del self.elog[nevents:]
             self._made = min(self._made, nevents)
