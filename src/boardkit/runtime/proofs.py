@@ -36,7 +36,7 @@ PRUNED = 500
 class Kept:
     """What a game and its copies know: where options lead, what trials proved there."""
 
-    __slots__ = ("cut_offs", "floor", "paths", "proofs", "shared")
+    __slots__ = ("cut_offs", "floor", "paths", "proofs", "prune_at", "shared")
 
     def __init__(self) -> None:
         self.paths: dict[tuple[Any, ...], int] = {}
@@ -47,12 +47,15 @@ class Kept:
         self.shared = False
         # Trails named before the game's last decision: positions it has left for good.
         self.floor = 0
+        # How many paths it holds when next pruned: twice what the last pruning kept, or PRUNED.
+        self.prune_at = PRUNED
 
     def prune(self) -> None:
         """Forgets the positions a game played straight on has left behind."""
         floor = self.floor
         self.paths = {k: v for k, v in self.paths.items() if k[0] >= floor}
         self.proofs = {k: v for k, v in self.proofs.items() if k[0] >= floor}
+        self.prune_at = max(PRUNED, 2 * len(self.paths))
 
 
 #: A state's trail: its position's number and what it shares with its copies; None: not kept.
@@ -89,7 +92,7 @@ def step(s: State, option: Any) -> None:  # noqa: ANN401 - any option value
         nxt = paths[k] = next(_TRAILS)
     s.trail = nxt, kept
     if s.probing is None and not kept.shared:  # a decision of the game itself
-        if len(kept.paths) > PRUNED:
+        if len(kept.paths) > kept.prune_at:
             kept.prune()
         kept.floor = next(_TRAILS)
 
