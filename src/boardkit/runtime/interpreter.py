@@ -44,6 +44,8 @@ _PLAIN, _BRANCH, _OPTIONAL = 0, 1, 2
 _FAILS, _STOPS = 1, 2
 # A frame's fourth item: whether a dead end may follow once its procedure returns.
 _BELOW = 3
+# How deep a trial goes before a game played straight on starts keeping proofs (runtime/proofs.py).
+PROVED_DEPTH = 2
 
 
 class Interpreter:
@@ -387,9 +389,10 @@ class Interpreter:
     def _full(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int) -> bool:
         """What a trial run of `option` finds, or what one found here before (runtime/proofs.py)."""
         trail = s.trail
-        if trail is None and not s.over:
-            # A game that needs full trials keeps what they prove from its first one on: play
-            # then reaches the positions they saw. One that never needs them pays nothing.
+        if trail is None and depth >= PROVED_DEPTH and not s.over:
+            # A game whose trials run trials of their own keeps what they prove from then on:
+            # play reaches the positions they saw, and a proof there saves a trial and those
+            # it would run. Where trials stay shallow, keeping them costs more than it saves.
             s.trail = trail = start()
         k, found = lookup(s, option)
         if found is not None:
