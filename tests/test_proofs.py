@@ -132,3 +132,43 @@ def test_proofs_cut_short_by_the_depth_bound_are_not_kept() -> None:
     before = s.trail[1].cut_offs
     assert proofs.cut_off(s) is True
     assert s.trail[1].cut_offs == before + 1
+
+
+TRIAL_LIMIT_RULES = """
+game "Trial limit"
+players 2
+
+var y = 0
+
+func width() = if y == 1 then 21 else 40
+
+play {
+  turn 0 {
+    choose a from [1] prompt "a"
+    choose b from [1, 2, 3] prompt "b"
+    set y = b
+    choose c from range(1, width()) prompt "c"
+    choose d from range(1, width()) prompt "d"
+    require y == 2 "only b = 2 completes the turn"
+  }
+  end game "over"
+}
+"""
+
+
+def test_a_proof_costs_the_trials_it_took(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The trial limit trips at the same decision whether earlier trials proved what it needs or not."""
+    from boardkit.runtime import interpreter
+
+    monkeypatch.setattr(interpreter, "TRIAL_LIMIT", 2_000)
+    path = tmp_path / "trial_limit.bk"
+    path.write_text(TRIAL_LIMIT_RULES, encoding="utf-8")
+    rules = boardkit.load_ruleset(str(path))
+    game = rules.new_game(players=2, seed=0)
+    game.clone()  # searched: proofs are kept from the start
+    game.play("1")  # its trials proved b = 1 and b = 2 at the next decision
+    text = game.to_json()
+    for played in (game, rules.load_game(text), rules.load_game(text, check_history=False)):
+        with pytest.raises(boardkit.RuleRuntimeError, match="look-ahead tried 2000 continuations") as caught:
+            played.legal_moves()
+        assert "trial_limit.bk:15:12:" in str(caught.value)  # the same trial trips: at the last choice

@@ -394,16 +394,23 @@ class Interpreter:
             # play reaches the positions they saw, and a proof there saves a trial and those
             # it would run. Where trials stay shallow, keeping them costs more than it saves.
             s.trail = trail = start()
-        k, found = lookup(s, option)
-        if found is not None:
-            return found
-        if k is None or trail is None:
+        if trail is None:
+            return self._trial(s, snap, option, chooser, depth)
+        k, known = lookup(s, option)
+        if known is not None:
+            # A proof costs the trials it took, so that the trial limit trips where and when it
+            # would without it; where it would trip, the trial runs again and trips there.
+            found, used = known
+            if s.trials_left >= used:
+                s.trials_left -= used
+                return found
+        if k is None:
             return self._trial(s, snap, option, chooser, depth)
         kept = trail[1]
-        cut = kept.cut_offs
+        cut, left = kept.cut_offs, s.trials_left
         found = self._trial(s, snap, option, chooser, depth)
         if kept.cut_offs == cut:
-            kept.proofs[k] = found
+            kept.proofs[k] = (found, left - s.trials_left)
         return found
 
     def _trial(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int) -> bool:
@@ -420,7 +427,8 @@ class Interpreter:
         if not snap:
             snap.append(s.snapshot())
         try:
-            self.apply(s, option, chooser, None)
+            frame = s.frames[-1]  # `apply`, written out
+            self._take(s, frame, self.procs[frame[0]].code[frame[1]], option, chooser, None)
             return self._completable(s, chooser, depth)
         except DeadEnd:
             return False

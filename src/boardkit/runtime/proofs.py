@@ -11,9 +11,10 @@ or first runs a full trial (play then meets the positions that trial saw); a gam
 neither, such as one whose look-ahead the compiled shortcuts settle, pays nothing. From then
 on the game and its copies share one `Kept`. Taking an option at trail t leads to the trail `paths[t, option]`, the same
 in a trial and in play; a loaded or dealt-again state gets a new trail. `proofs[t, option]` is
-what a trial found for that option at trail t. What a depth bound cut short is not kept
-(`cut_off`): a position reached deeper in a trial has less depth left before the bound than
-the same position met in play.
+what a trial found for that option at trail t, and how many trials it took: a decision that
+uses the proof is charged them, so that the limit on trials trips as it would without proofs.
+What a depth bound cut short is not kept (`cut_off`): a position reached deeper in a trial has
+less depth left before the bound than the same position met in play.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ class Kept:
 
     def __init__(self) -> None:
         self.paths: dict[tuple[Any, ...], int] = {}
-        self.proofs: dict[tuple[Any, ...], bool] = {}
+        # What a trial found, and how many trials it took (what using the proof costs).
+        self.proofs: dict[tuple[Any, ...], tuple[bool, int]] = {}
         # How often a trial stopped at the depth bound (what it found then is not kept).
         self.cut_offs = 0
         # Whether copies of the game share it (search): they may stand anywhere, so it is never pruned.
@@ -97,8 +99,8 @@ def step(s: State, option: Any) -> None:  # noqa: ANN401 - any option value
         kept.floor = next(_TRAILS)
 
 
-def lookup(s: State, option: Any) -> tuple[tuple[Any, ...] | None, bool | None]:  # noqa: ANN401 - any option value
-    """The key of `option` at the state's position (None: not kept) and what a trial proved of it."""
+def lookup(s: State, option: Any) -> tuple[tuple[Any, ...] | None, tuple[bool, int] | None]:  # noqa: ANN401 - any option value
+    """The key of `option` at the state's position (None: not kept), what a trial proved of it and its trials."""
     trail = s.trail
     if trail is None:
         return None, None
