@@ -168,3 +168,47 @@ def test_the_host_replays_by_keys_and_sees_rule_errors(browser: sync_api.Browser
     assert re.match(r".*connect_four\.bk:\d+:\d+: unknown name 'dz'", error)
     assert "^" in error
     assert errors == []
+
+
+def test_a_poll_answered_after_a_move_does_not_bring_back_the_older_game(browser: sync_api.Browser) -> None:
+    """The page polls the table; an answer to a poll sent before a move that arrives after the
+    move's own answer describes the game before the move, and is not drawn."""
+    table = Table(boardkit.load_ruleset("mandala"), seats=["human", "random"], seed=4, loader=boardkit.load_ruleset)
+    errors: list[str] = []
+    held: list[tuple[sync_api.Route, sync_api.APIResponse]] = []
+    holding = [True]
+
+    def hold(route: sync_api.Route) -> None:
+        if holding[0]:
+            held.append((route, route.fetch()))  # answered now, delivered when the test says
+        else:
+            route.continue_()
+
+    with running(table) as url:
+        page = browser.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(f"{url}?token={table.seat_tokens[0]}")
+        page.wait_for_selector("#choices button")
+        page.route("**/api/state*", hold)
+        for _ in range(100):  # the page polls once a second
+            if held:
+                break
+            page.wait_for_timeout(100)
+        assert held, "the page did not poll"
+        before = page.evaluate("document.body.dataset.version")
+        page.locator("#choices button").first.click()
+        _wait_for_move(page, before)
+        after = page.evaluate("document.body.dataset.version")
+        holding[0] = False
+        for route, answer in held:
+            with page.expect_response(lambda r: "/api/state" in r.url):
+                route.fulfill(response=answer)
+        # The page reads the answer's body and then decides: let those steps run.
+        page.evaluate("() => new Promise(done => setTimeout(() => setTimeout(done, 50), 0))")
+        assert page.evaluate("document.body.dataset.version") == after
+        seen = page.evaluate(PAGE_STATE)
+        if not seen["over"]:
+            page.locator("#choices button").first.click()
+            _wait_for_move(page, after)
+        page.close()
+    assert errors == []
