@@ -15,6 +15,7 @@ import pytest
 import boardkit
 from boardkit.runtime.grid import GRID_BUILTINS, Board, geometry
 from boardkit.runtime.pieces import Piece
+from boardkit.runtime.state import State
 
 VALUES = ["red", "blue", "green"]
 
@@ -61,6 +62,15 @@ def region_after(board: Board, start: str, cs: list[str], parts: list[Any]) -> s
     return seen
 
 
+
+def state_of(board: Board, **attrs: Any) -> State:
+    """A State holding only `board` (slot 0) and `attrs`: what the grid built-ins read of it."""
+    state = State.__new__(State)
+    state.boards = {0: board}
+    state.__dict__.update(attrs)
+    return state
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_tops_and_levels_follow_the_stacks(seed: int) -> None:
     board, _ = random_board(random.Random(seed), 12)
@@ -69,7 +79,7 @@ def test_tops_and_levels_follow_the_stacks(seed: int) -> None:
         assert board.tops[c] is (st[0] if st else None)
         assert board.tops[board.geo.xy[c]] is board.tops[c]
         assert board.heights[c] == (board.levels[st[0].id] if st else 0)
-    state = SimpleNamespace(boards={0: board})
+    state = state_of(board)
     tops, level = GRID_BUILTINS["tops"], GRID_BUILTINS["level"]
     runs, _ = board.geo.lines(2)
     for cs in runs:
@@ -82,7 +92,7 @@ def test_tops_and_levels_follow_the_stacks(seed: int) -> None:
 def test_joining_is_where_the_region_reaches_the_piece(seed: int) -> None:
     rng = random.Random(seed)
     board, _ = random_board(rng, 10)
-    state = SimpleNamespace(boards={0: board}, program=SimpleNamespace(parts={"T": parts_of}))
+    state = state_of(board, program=SimpleNamespace(parts={"T": parts_of}))
     runs, _ = board.geo.lines(2)
     spots = [list(r) for r in runs]
     for start in board.stacks:

@@ -324,7 +324,7 @@ def _load_game(rules: Ruleset, text: str, *, check_history: bool) -> Game:
     _load_frames(s, doc.frames)
     _check_progress(s, doc)
     s.rng_draws = doc.rng_draws
-    s.events = _load_events(doc.events, s.pieces)
+    s.load_events(_load_events(doc.events, s.pieces))
     s.over, s.end_reason, s.turn_player, s.turn_count = doc.over, doc.end_reason, doc.turn_player, doc.turn_count
     _load_known(s, doc.known)
     _load_boards(s, doc.boards)

@@ -7,7 +7,7 @@ RNG) receive it as their first argument.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from boardkit.errors import Horizon
 from boardkit.runtime.grid import GRID_BUILTINS
@@ -19,22 +19,24 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from boardkit.runtime.state import State
+    from boardkit.runtime.work import Value
 
-T = TypeVar("T")
+# Arguments are rule values, typed `Value`: rules may pass anything, and each function fails
+# on a wrong one as plain Python does (the compiled build checks no narrower type first).
 
 
-def _distinct(xs: list[T]) -> list[T]:
+def _distinct(xs: Value) -> list[Value]:
     try:
         return list(dict.fromkeys(xs))
     except TypeError:  # unhashable items, such as lists
-        seen: list[T] = []
+        seen: list[Value] = []
         for x in xs:
             if x not in seen:
                 seen.append(x)
         return seen
 
 
-def _range(low: int, high: int) -> list[int]:
+def _range(low: Value, high: Value) -> list[int]:
     """Both ends included, as in '1 to 3 cards'."""
     if high - low >= LIST_LIMIT:
         msg = f"range({low}, {high}) would hold more than {LIST_LIMIT} numbers"
@@ -42,26 +44,27 @@ def _range(low: int, high: int) -> list[int]:
     return list(range(low, high + 1))
 
 
-def _position(xs: list[T], x: T) -> int:
+def _position(xs: Value, x: Value) -> int:
     """1-based position of x in xs, 0 when absent."""
     try:
-        return xs.index(x) + 1
+        i: int = xs.index(x)
     except ValueError:
         return 0
+    return i + 1
 
 
-def _concat(lists: list[list[T]]) -> list[T]:
-    out: list[T] = []
+def _concat(lists: Value) -> list[Value]:
+    out: list[Value] = []
     for xs in lists:
         out.extend(xs)
     return out
 
 
-def _next(state: State, p: int, k: int = 1) -> int:
+def _next(state: State, p: Value, k: Value = 1) -> Value:
     return (p + k) % state.nplayers
 
 
-def _random(state: State, xs: list[T]) -> T:
+def _random(state: State, xs: Value) -> Value:
     if state.probing is not None:
         raise Horizon
     if not xs:
@@ -70,23 +73,23 @@ def _random(state: State, xs: list[T]) -> T:
     return xs[state.rng.randrange(len(xs))]
 
 
-def _sorted(xs: list[Any]) -> list[Any]:
+def _sorted(xs: Value) -> list[Value]:
     return sorted(xs, key=lambda x: x.id if isinstance(x, Piece) else x)
 
 
-def _count(xs: list[T], value: T | None = None) -> int:
+def _count(xs: Value, value: Value = None) -> int:
     return len(xs) if value is None else xs.count(value)
 
 
-def _first(xs: list[T]) -> T:
+def _first(xs: Value) -> Value:
     return xs[0]
 
 
-def _last(xs: list[T]) -> T:
+def _last(xs: Value) -> Value:
     return xs[-1]
 
 
-def _rank(_xs: list[object], keys: list[Any]) -> list[int]:
+def _rank(_xs: Value, keys: Value) -> list[int]:
     """Competition ranks (1 is best, ties share a rank) of xs by keys, higher key better."""
     return [1 + sum(1 for k in keys if k > key) for key in keys]
 

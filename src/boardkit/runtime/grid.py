@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from boardkit.runtime.state import State
+    from boardkit.runtime.work import Value
+
+# The built-ins' arguments that rules give are typed `Value` (as in runtime/builtins.py): each
+# fails on a wrong one as plain Python does, in the compiled build too.
 
 # The longest side of a grid: room for any board, and a bound on what cell lists may cost.
 MAX_SIDE = 100
@@ -35,7 +39,7 @@ OFF_GRID: Any = object()
 _PAIR = 2
 
 
-def cell(x: int, y: int) -> str:
+def cell(x: Value, y: Value) -> str:
     """Returns the cell at column x, row y.
 
     >>> cell(3, 4)
@@ -58,7 +62,7 @@ def _xy(c: object) -> tuple[int, int]:
     return int(x), int(y)
 
 
-def cell_x(c: str) -> int:
+def cell_x(c: Value) -> int:
     """Returns the column of a cell.
 
     >>> cell_x("3,4")
@@ -67,7 +71,7 @@ def cell_x(c: str) -> int:
     return _xy(c)[0]
 
 
-def cell_y(c: str) -> int:
+def cell_y(c: Value) -> int:
     """Returns the row of a cell.
 
     >>> cell_y("3,4")
@@ -446,7 +450,7 @@ def _occupied(s: State, slot: int) -> list[str]:
     return list(s.boards[slot].occupied())
 
 
-def _neighbours(s: State, slot: int, c: str | list[Any]) -> list[str]:
+def _neighbours(s: State, slot: int, c: Value) -> list[str]:
     geo = s.boards[slot].geo
     if isinstance(c, str):
         try:
@@ -462,7 +466,7 @@ def _neighbours(s: State, slot: int, c: str | list[Any]) -> list[str]:
     return sorted(rim, key=index.__getitem__)
 
 
-def _stack(s: State, slot: int, c: str) -> list[Piece]:
+def _stack(s: State, slot: int, c: Value) -> list[Piece]:
     board = s.boards[slot]
     st = board.stacks.get(c)
     if st is None:
@@ -471,7 +475,7 @@ def _stack(s: State, slot: int, c: str) -> list[Piece]:
     return list(st)
 
 
-def _top(s: State, slot: int, c: str) -> Piece | None:
+def _top(s: State, slot: int, c: Value) -> Piece | None:
     top: Piece | None = s.boards[slot].tops.get(c, OFF_GRID)
     if top is OFF_GRID:
         raise ValueError(_off_grid(s, slot, c))
@@ -481,13 +485,13 @@ def _top(s: State, slot: int, c: str) -> Piece | None:
 def top_at(s: State, slot: int, x: object, y: object) -> Piece | None:
     """`top(zone, cell(x, y))` in one step: the commonest question a grid game asks."""
     name = _NAMES.get((x, y)) if x.__class__ is int and y.__class__ is int else None
-    top: Piece | None = s.boards[slot].tops.get(name if name is not None else cell(x, y), OFF_GRID)  # type: ignore[arg-type]
+    top: Piece | None = s.boards[slot].tops.get(name if name is not None else cell(x, y), OFF_GRID)
     if top is OFF_GRID:
-        raise ValueError(_off_grid(s, slot, cell(x, y)))  # type: ignore[arg-type]
+        raise ValueError(_off_grid(s, slot, cell(x, y)))
     return top
 
 
-def _level(s: State, slot: int, x: Piece | str) -> int | None:
+def _level(s: State, slot: int, x: Value) -> int | None:
     board = s.boards[slot]
     if isinstance(x, str):
         level = board.heights.get(x)
@@ -503,7 +507,7 @@ def _level(s: State, slot: int, x: Piece | str) -> int | None:
     return board.levels[st[0].id]
 
 
-def _part(s: State, slot: int, c: str) -> object:
+def _part(s: State, slot: int, c: Value) -> object:
     board = s.boards[slot]
     if c in board.shown:
         return board.shown[c]
@@ -511,7 +515,7 @@ def _part(s: State, slot: int, c: str) -> object:
     return None
 
 
-def _tops(s: State, slot: int, cells: list[Any]) -> list[Piece]:
+def _tops(s: State, slot: int, cells: Value) -> list[Piece]:
     tops = s.boards[slot].tops
     if cells.__class__ is list and len(cells) == _PAIR:
         a, b = tops.get(cells[0], OFF_GRID), tops.get(cells[1], OFF_GRID)
@@ -531,7 +535,7 @@ def _tops(s: State, slot: int, cells: list[Any]) -> list[Piece]:
     return out
 
 
-def _regions(s: State, slot: int, cells: list[Any] | None = None,
+def _regions(s: State, slot: int, cells: Value = None,
              key: Callable[[str], object] | None = None) -> list[list[str]]:
     board = s.boards[slot]
     if cells is None and key is None:
@@ -541,7 +545,7 @@ def _regions(s: State, slot: int, cells: list[Any] | None = None,
     return _group(board.geo, chosen, fn)[1]
 
 
-def _region(s: State, slot: int, start: str, cells: list[Any] | None = None,
+def _region(s: State, slot: int, start: Value, cells: Value = None,
             key: Callable[[str], object] | None = None) -> list[str]:
     board = s.boards[slot]
     if cells is None and key is None:
@@ -558,7 +562,7 @@ def _region(s: State, slot: int, start: str, cells: list[Any] | None = None,
     return []
 
 
-def _placements(s: State, slot: int, n: int, near: list[Any] | None = None) -> list[list[str]]:
+def _placements(s: State, slot: int, n: Value, near: Value = None) -> list[list[str]]:
     geo = s.boards[slot].geo
     if not isinstance(n, int) or n < 1:
         msg = f"placements() needs a number of cells of at least 1, not {n!r}"
@@ -575,7 +579,7 @@ def _placements(s: State, slot: int, n: int, near: list[Any] | None = None) -> l
     return [list(runs[i]) for i in sorted(picked)]
 
 
-def _joining(s: State, slot: int, start: str, piece: object, spots: list[list[str]]) -> list[list[str]]:
+def _joining(s: State, slot: int, start: Value, piece: object, spots: Value) -> list[list[str]]:
     """Returns the spots (cell lists) where `piece` would show on a cell of the region holding `start`.
 
     Regions are those of `region(g, start)`: connected occupied cells showing equal values.

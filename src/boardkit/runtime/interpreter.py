@@ -11,6 +11,8 @@ from __future__ import annotations
 import collections
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from boardkit.compile.lookahead import PROBE_DEPTH
 from boardkit.compile.module import DECISION, OVER, RETURNED, TURN_DONE
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, RuleRuntimeError, rule_fault
@@ -539,6 +541,7 @@ def _plain(options: list[Value]) -> bool:
     return (kind is int or kind is str) and len(set(map(type, options))) == 1
 
 
+@mypyc_attr(native_class=False)  # a list subclass, in the compiled build too
 class _NoEvents(list[Event | tuple[Any, ...]]):
     """An event log that keeps nothing, for look-ahead trials."""
 

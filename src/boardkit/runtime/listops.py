@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-T = TypeVar("T")
+    from boardkit.runtime.work import Value
+
+# Arguments are rule values, typed `Value`, as in runtime/builtins.py.
 
 # The most items a list builtin may build: rules never need more, and a bound keeps a
 # mistaken rule from exhausting memory instead of failing with a located error.
 LIST_LIMIT = 100_000
 
 
-def _path(track: list[T], start: T, steps: int, skip: list[T]) -> list[T]:
+def _path(track: Value, start: Value, steps: Value, skip: Value) -> list[Value]:
     """Returns the next `abs(steps)` spaces of `track` after `start`, not counting those in `skip`.
 
     Positive steps walk towards the end of the track, negative ones towards its start. The
@@ -34,7 +36,7 @@ def _path(track: list[T], start: T, steps: int, skip: list[T]) -> list[T]:
     """
     i = list(track).index(start)
     d = 1 if steps > 0 else -1
-    out: list[T] = []
+    out: list[Value] = []
     j = i + d
     while len(out) < abs(steps) and 0 <= j < len(track):
         if track[j] not in skip:
@@ -43,7 +45,7 @@ def _path(track: list[T], start: T, steps: int, skip: list[T]) -> list[T]:
     return out
 
 
-def _nth(xs: list[T], i: int) -> T:
+def _nth(xs: Value, i: Value) -> Value:
     """Returns the i-th item of xs, counting from 1 as `position` does.
 
     >>> _nth(["a", "b"], 2)
@@ -55,7 +57,7 @@ def _nth(xs: list[T], i: int) -> T:
     return xs[i - 1]
 
 
-def _remove(xs: list[T], x: T) -> list[T]:
+def _remove(xs: Value, x: Value) -> list[Value]:
     """Returns a copy of xs without its first occurrence of x (an error if x is absent).
 
     >>> _remove([[1], [1], [2]], [1])
@@ -66,7 +68,7 @@ def _remove(xs: list[T], x: T) -> list[T]:
     return out
 
 
-def _subsets(xs: list[T], low: int, high: int) -> list[list[T]]:
+def _subsets(xs: Value, low: Value, high: Value) -> list[list[Value]]:
     """Returns every sub-list of xs, order kept, with low to high items, smallest first.
 
     >>> _subsets(["a", "b", "c"], 2, 3)
@@ -77,7 +79,7 @@ def _subsets(xs: list[T], low: int, high: int) -> list[list[T]]:
     if total > LIST_LIMIT:
         msg = f"subsets() of {len(xs)} items would make {total} lists, more than {LIST_LIMIT}"
         raise ValueError(msg)
-    out: list[list[T]] = []
+    out: list[list[Value]] = []
     for n in sizes:
         out.extend(list(c) for c in itertools.combinations(xs, n))
     return out

@@ -22,7 +22,7 @@ class _Skip:
 SKIP = _Skip()
 
 
-def offered(values: list[Value], s: State) -> list[Value]:
+def offered(values: Value, s: State) -> list[Value]:
     """A choice's values as options: each distinct value once."""
     if values and isinstance(values[0], (Piece, list)):
         return _distinct_options(values, s.loc, s.layout.zone_defs)

@@ -11,6 +11,8 @@ import itertools
 import random
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
+from mypy_extensions import mypyc_attr
+
 from boardkit.errors import RULE_FAULTS, DeadEnd, Horizon, rule_fault
 from boardkit.model.defs import number_range
 from boardkit.runtime import grid, proofs
@@ -91,6 +93,9 @@ class Layout:
         self.var_by_text = {key_text(k): k for k in self.var_keys}
 
 
+# A plain Python class in the compiled build too: generated code reads its attributes at every
+# step, and `copy` copies its __dict__.
+@mypyc_attr(native_class=False)
 class State:
     """Everything that changes during a game. Closures compiled from rules read it directly."""
 
@@ -166,8 +171,8 @@ class State:
             self._made = len(log)
         return log  # type: ignore[return-value]
 
-    @events.setter
-    def events(self, log: list[Event]) -> None:
+    def load_events(self, log: list[Event]) -> None:
+        """Puts back a loaded game's event log."""
         self.elog = log  # type: ignore[assignment]
         self._made = len(log)
 

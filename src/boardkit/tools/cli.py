@@ -26,6 +26,7 @@ from rich.text import Text
 import boardkit
 from boardkit._version import __version__
 from boardkit.errors import BoardkitError, RuleError
+from boardkit.runtime import runtime_compiled
 from boardkit.runtime.events import Chose
 from boardkit.tools import agent_commands
 from boardkit.tools.arguments import at_least
@@ -103,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="boardkit", description="Run board games from declarative rule files.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    build = "compiled runtime" if runtime_compiled() else "pure Python"
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({build})")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     listing = commands.add_parser("list", help="show the bundled rulesets")
