@@ -114,3 +114,38 @@ def test_top_of_a_cell_off_the_grid_is_the_same_located_error_either_way(top: st
     assert err.value.span is not None
     assert err.value.span.line == 12  # noqa: PLR2004 - the `if` that asks
     assert [m.label for m in game.legal_moves()] == ["0", "1", "7"]  # the game did not move
+
+
+LISTED = '''game "Listed"
+players 2
+zone box: pile, public
+var total = 0
+func odd(xs) = [x for x in xs if x % 2 == 1]
+func upto(n) = [x for x in range(1, n) if x > 1]
+setup { }
+play {
+  let p = 0
+  loop {
+    turn p {
+      choose n from odd(range(1, 5)) + upto(3) prompt "number"
+      set total += n
+    }
+    if total > 12 {
+      end game "enough"
+    }
+    set p = next(p)
+  }
+}
+score p = total
+'''
+
+
+def test_a_function_always_given_a_list_is_not_remembered() -> None:
+    """A list keys no memo: trying one would only raise and catch a TypeError at every call."""
+    rules = boardkit.parse_ruleset(LISTED, filename="listed.bk")
+    source = rules.python_source
+    assert "def F_odd(s, " in source
+    assert "# remembered" not in next(line for line in source.splitlines() if line.startswith("def F_odd("))
+    assert next(line for line in source.splitlines() if line.startswith("def F_upto(")).endswith("# remembered")
+    game = rules.new_game(players=2, seed=1)
+    assert [m.label for m in game.legal_moves()] == ["1", "3", "5", "2"]  # odd numbers, then 2 and 3, each once

@@ -24,6 +24,10 @@ from boardkit.source import SourceFile, Span
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+# The built-ins whose result is always a list, of values and of cells (`ExprGen.lists`).
+_LIST_BUILTINS = frozenset({"concat", "distinct", "path", "range", "rank", "remove", "sorted", "subsets"})
+_LIST_GRID_CALLS = frozenset({"cells", "joining", "neighbours", "occupied", "placements", "region", "regions", "stack",
+                              "tops"})
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
         ">": ">", ">=": ">=", "in": "in", "not in": "not in"}
 
@@ -37,6 +41,10 @@ class ExprGen:
         self.family = {name: i for i, name in enumerate(game.zones)}
         self._piece_funcs: set[str] | None = None
         self._piece_params: set[str] = set()
+        # The same for lists of any values (`lists`): functions whose body is one, and the
+        # parameters that every call passes one.
+        self._list_funcs: set[str] | None = None
+        self._list_params: set[str] = set()
         # The name of the dict of procedure locals in the code being written.
         self.locals = "L"
         # The functions whose results s.memo keeps (set by the module writer before any
@@ -147,6 +155,54 @@ class ExprGen:
         """Whether every call of a function passes a list of pieces for its parameter `param`."""
         self._piece_lists()
         return param in self._piece_params
+
+    def lists(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
+        """Whether `node` always evaluates to a list (or fails): a value that keys no memo."""
+        if self.pieces(node) or isinstance(node, (m.ListComp, m.Where, m.ListLit, m.EnumList)):
+            return True
+        if isinstance(node, m.Attr):  # a projection of a list
+            return self.lists(node.obj)
+        if isinstance(node, m.BuiltinCall):
+            return node.name in _LIST_BUILTINS
+        if isinstance(node, m.GridCall):
+            return node.name in _LIST_GRID_CALLS
+        if isinstance(node, m.Binary) and node.op == "+":
+            return self.lists(node.left) or self.lists(node.right)
+        if isinstance(node, m.Ternary):
+            return self.lists(node.then) and self.lists(node.other)
+        if isinstance(node, m.FuncCall):
+            return node.name in self._any_lists()
+        if isinstance(node, m.Bound):
+            self._any_lists()
+            return node.ident in self._list_params
+        return False
+
+    def takes_lists(self, param: str) -> bool:
+        """Whether every call of a function passes a list for its parameter `param`."""
+        self._any_lists()
+        return param in self._list_params
+
+    def _any_lists(self) -> set[str]:
+        """`_piece_lists` for lists of any values."""
+        if self._list_funcs is None:
+            self._list_funcs = set()
+            calls: dict[str, list[m.FuncCall]] = {}
+            for n in _all_nodes(self.game, skip=d.ConstDef):
+                if isinstance(n, m.FuncCall):
+                    calls.setdefault(n.name, []).append(n)
+            grew = True
+            while grew:
+                grew = False
+                for f in self.game.funcs.values():
+                    if f.name not in self._list_funcs and self.lists(f.body):
+                        self._list_funcs.add(f.name)
+                        grew = True
+                    for i, param in enumerate(f.params):
+                        sites = [c.args[i] for c in calls.get(f.name, ())]
+                        if param.ident not in self._list_params and sites and all(self.lists(a) for a in sites):
+                            self._list_params.add(param.ident)
+                            grew = True
+        return self._list_funcs
 
     def _piece_lists(self) -> set[str]:
         """Finds the user functions whose body is a list of pieces.

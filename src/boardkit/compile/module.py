@@ -172,7 +172,7 @@ def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], f
     Neither draws at random or calls itself (directly or not: the work budget bounds such
     recursion, and a remembered or written-out one would change what it allows). Remembered:
     those that walk a list (where remembering pays for its key) and are not always given a
-    list of pieces (no key). Written out: the other small ones.
+    list (no key: trying one costs a TypeError). Written out: the other small ones.
     """
     calls: dict[str, set[str]] = {}
     chance: set[str] = set()
@@ -194,7 +194,7 @@ def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], f
             if g not in reach:
                 reach.add(g)
                 todo.extend(calls.get(g, ()))
-        listed = any(ex.takes_pieces(p.ident) for p in game.funcs[name].params)
+        listed = any(ex.takes_lists(p.ident) for p in game.funcs[name].params)
         if name in reach or (reach | {name}) & chance:
             continue
         if name in walks and not listed:
