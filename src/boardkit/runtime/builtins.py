@@ -56,7 +56,7 @@ def _position(xs: Value, x: Value) -> int:
 def _concat(lists: Value) -> list[Value]:
     out: list[Value] = []
     for xs in lists:
-        out.extend(xs)
+        out.extend(iter(xs))  # iter: Python's own message for a value that is no list, in both builds
     return out
 
 

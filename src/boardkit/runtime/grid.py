@@ -376,7 +376,7 @@ def place(s: State, piece: object, slot: int, cells: object) -> None:
     s.elog.append((Placed, piece.id, _zone_name(s, src), _zone_name(s, slot), cs, level))  # an event when read
 
 
-def leave(s: State, chosen: list[Piece], dest: int) -> None:
+def leave(s: State, chosen: Value, dest: int) -> None:
     """Takes pieces that `move` carries away off their grids; `move` never puts pieces on one."""
     boards = s.boards
     if dest in boards:

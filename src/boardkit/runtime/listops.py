@@ -34,7 +34,8 @@ def _path(track: Value, start: Value, steps: Value, skip: Value) -> list[Value]:
     >>> _path(["a", "b", "c"], "c", -5, [])
     ['b', 'a']
     """
-    i = list(track).index(start)
+    items: Value = list(track)  # Value: the compiled build fails on a start off the track as Python does
+    i = items.index(start)
     d = 1 if steps > 0 else -1
     out: list[Value] = []
     j = i + d

@@ -124,11 +124,14 @@ class State:
         # when someone reads them (most games run unread). The two commonest, a choice made and
         # pieces moved, leave out their class to keep a long game's log small: (player, label,
         # prompt) is a Chose, (piece ids, source, dest) a Moved; any other is (class, *fields).
-        self.elog: list[Event | tuple[Any, ...]] = []
+        # Typed Any, not list: trials put a log that keeps nothing here (runtime/interpreter.py
+        # `_NoEvents`), and the compiled build would call a list's own append past its method.
+        self.elog: Any = []
         self._made = 0  # how many entries of elog are events already
         self.over = False
         self.end_reason: str | None = None
-        self.turn_player: int | None = None
+        # Whatever value `turn` was given: a rule's fault there is the rules' to report, alike in both builds.
+        self.turn_player: Value = None
         self.turn_count = 0
         # Look-ahead: the player whose options it is trying (None in play; see `Horizon`), and
         # how many more continuations it may try before giving up.
@@ -161,7 +164,8 @@ class State:
     @property
     def events(self) -> list[Event]:
         """The event log, oldest first."""
-        log, made = self.elog, self._made
+        log: list[Any] = self.elog
+        made = self._made
         if made < len(log):
             for i in range(made, len(log)):
                 e = log[i]
@@ -169,11 +173,11 @@ class State:
                     kind = e[0].__class__
                     log[i] = Chose(*e) if kind is int else Moved(*e) if kind is tuple else e[0](*e[1:])
             self._made = len(log)
-        return log  # type: ignore[return-value]
+        return log
 
     def load_events(self, log: list[Event]) -> None:
         """Puts back a loaded game's event log."""
-        self.elog = log  # type: ignore[assignment]
+        self.elog = log
         self._made = len(log)
 
     @property
@@ -191,11 +195,12 @@ class State:
 
     # Effects. Zone lists are replaced, never changed in place: a snapshot can then share them,
     # and a list read by a rule stays as it was when read.
-    def move(self, chosen: list[Piece], dest: int, end: str | None, drawn: bool = False) -> None:  # noqa: C901, PLR0912, FBT001, FBT002 - the hot effect, in one piece; generated code passes it by position, the cheapest call
+    def move(self, chosen: Value, dest: int, end: str | None, drawn: bool = False) -> None:  # noqa: C901, PLR0912, FBT001, FBT002 - the hot effect, in one piece; generated code passes it by position, the cheapest call
         """Moves pieces to a zone.
 
         `drawn` when the rules took the first pieces of their zone rather than named ones (from
-        a bag, a random draw).
+        a bag, a random draw). `chosen` is what the rules named, typed `Value`: a rule's mistake
+        there (a text) fails alike in both builds.
         """
         self.memo = {}
         if not chosen:
@@ -237,7 +242,7 @@ class State:
         if reveals:
             raise Horizon
 
-    def _take_out(self, chosen: list[Piece], dest: int) -> dict[int, list[int]]:
+    def _take_out(self, chosen: Value, dest: int) -> dict[int, list[int]]:
         """Takes pieces out of their zones, now placed at `dest`: the ids taken from each zone."""
         zones, loc = self.zones, self.loc
         by_source: dict[int, list[int]] = {}
@@ -252,7 +257,7 @@ class State:
             ids.append(p.id)
         return by_source
 
-    def _unknown_to(self, player: int, pieces: list[Piece], drawn: bool = False) -> bool:  # noqa: FBT001, FBT002 - `move` passes it by position, on the look-ahead's path
+    def _unknown_to(self, player: int, pieces: Value, drawn: bool = False) -> bool:  # noqa: FBT001, FBT002 - `move` passes it by position, on the look-ahead's path
         """Whether `player` would learn something new from where `pieces` go.
 
         That is what they are or, drawn from a bag, which of its pieces came out (random, even
