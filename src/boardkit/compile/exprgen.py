@@ -186,50 +186,39 @@ class ExprGen:
         """`_piece_lists` for lists of any values."""
         if self._list_funcs is None:
             self._list_funcs = set()
-            calls: dict[str, list[m.FuncCall]] = {}
-            for n in _all_nodes(self.game, skip=d.ConstDef):
-                if isinstance(n, m.FuncCall):
-                    calls.setdefault(n.name, []).append(n)
-            grew = True
-            while grew:
-                grew = False
-                for f in self.game.funcs.values():
-                    if f.name not in self._list_funcs and self.lists(f.body):
-                        self._list_funcs.add(f.name)
-                        grew = True
-                    for i, param in enumerate(f.params):
-                        sites = [c.args[i] for c in calls.get(f.name, ())]
-                        if param.ident not in self._list_params and sites and all(self.lists(a) for a in sites):
-                            self._list_params.add(param.ident)
-                            grew = True
+            self._grow(self.lists, self._list_funcs, self._list_params)
         return self._list_funcs
 
     def _piece_lists(self) -> set[str]:
-        """Finds the user functions whose body is a list of pieces.
-
-        And, with them, the parameters that every call passes a list of pieces: both sets grow
-        together until neither does.
-        """
+        """Finds the user functions whose body is a list of pieces, and the parameters every call passes one."""
         if self._piece_funcs is None:
             self._piece_funcs = set()
-            calls: dict[str, list[m.FuncCall]] = {}
-            # Constants are left out: the checker allows no calls in them, and data tables are most of the model.
-            for n in _all_nodes(self.game, skip=d.ConstDef):
-                if isinstance(n, m.FuncCall):
-                    calls.setdefault(n.name, []).append(n)
-            grew = True
-            while grew:
-                grew = False
-                for f in self.game.funcs.values():
-                    if f.name not in self._piece_funcs and self.pieces(f.body):
-                        self._piece_funcs.add(f.name)
-                        grew = True
-                    for i, param in enumerate(f.params):
-                        sites = [c.args[i] for c in calls.get(f.name, ())]
-                        if param.ident not in self._piece_params and sites and all(self.pieces(a) for a in sites):
-                            self._piece_params.add(param.ident)
-                            grew = True
+            self._grow(self.pieces, self._piece_funcs, self._piece_params)
         return self._piece_funcs
+
+    def _grow(self, holds: Callable[[m.Expr], bool], funcs: set[str], params: set[str]) -> None:
+        """Adds the user functions whose body `holds` to `funcs`, and their parameters to `params`.
+
+        A parameter is added when every call passes it an argument that `holds`; both sets grow
+        together until neither does.
+        """
+        calls: dict[str, list[m.FuncCall]] = {}
+        # Constants are left out: the checker allows no calls in them, and data tables are most of the model.
+        for n in _all_nodes(self.game, skip=d.ConstDef):
+            if isinstance(n, m.FuncCall):
+                calls.setdefault(n.name, []).append(n)
+        grew = True
+        while grew:
+            grew = False
+            for f in self.game.funcs.values():
+                if f.name not in funcs and holds(f.body):
+                    funcs.add(f.name)
+                    grew = True
+                for i, param in enumerate(f.params):
+                    sites = [c.args[i] for c in calls.get(f.name, ())]
+                    if param.ident not in params and sites and all(holds(a) for a in sites):
+                        params.add(param.ident)
+                        grew = True
 
     def gen(self, node: m.Expr | m.KeyFunc) -> str:  # noqa: C901, PLR0911, PLR0912
         """Python source of `node`."""
