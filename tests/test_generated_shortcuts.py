@@ -149,3 +149,35 @@ def test_a_function_always_given_a_list_is_not_remembered() -> None:
     assert next(line for line in source.splitlines() if line.startswith("def F_upto(")).endswith("# remembered")
     game = rules.new_game(players=2, seed=1)
     assert [m.label for m in game.legal_moves()] == ["1", "3", "5", "2"]  # odd numbers, then 2 and 3, each once
+
+
+CHOSEN_LIST = '''game "Chosen list"
+players 2
+var total = 0
+setup { }
+play {
+  let p = 0
+  loop {
+    turn p {
+      choose t from subsets([1, 2, 3], 1, 2) prompt "numbers"
+      choose n from [x for x in range(1, 4) if x not in t] prompt "another"
+      set total += n + size(t)
+    }
+    if total > 10 {
+      end game "enough"
+    }
+    set p = next(p)
+  }
+}
+score p = total
+'''
+
+
+def test_options_that_read_a_chosen_list_are_not_remembered() -> None:
+    """`t` always holds a list (a choice from subsets): no memo key is tried with it."""
+    rules = boardkit.parse_ruleset(CHOSEN_LIST, filename="chosen.bk")
+    assert "L['t'], L['t'].__class__ is bool" not in rules.python_source
+    game = rules.new_game(players=2, seed=1)
+    assert [m.label for m in game.legal_moves()] == ["1", "2", "3", "1+2", "1+3", "2+3"]
+    game.play("1+3")
+    assert [m.label for m in game.legal_moves()] == ["2", "4"]  # range(1, 4) holds 4

@@ -45,6 +45,9 @@ class ExprGen:
         # parameters that every call passes one.
         self._list_funcs: set[str] | None = None
         self._list_params: set[str] = set()
+        # And for lists of lists (`nested`).
+        self._nested_funcs: set[str] | None = None
+        self._nested_params: set[str] = set()
         # The name of the dict of procedure locals in the code being written.
         self.locals = "L"
         # The functions whose results s.memo keeps (set by the module writer before any
@@ -181,6 +184,37 @@ class ExprGen:
         """Whether every call of a function passes a list for its parameter `param`."""
         self._any_lists()
         return param in self._list_params
+
+    def nested(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
+        """Whether `node` always evaluates to a list of lists (or fails): a choice from it binds a list."""
+        if isinstance(node, m.BuiltinCall):
+            return node.name == "subsets"
+        if isinstance(node, m.GridCall):
+            return node.name in {"joining", "placements", "regions"}
+        if isinstance(node, m.Where):
+            return self.nested(node.coll)
+        if isinstance(node, m.ListComp):
+            elt, first = node.elt, node.fors[0]
+            if len(node.fors) == 1 and isinstance(elt, m.Bound) and elt.ident == first.var.ident:
+                return self.nested(first.iter)  # a filter
+            return self.lists(elt)
+        if isinstance(node, m.ListLit):
+            return bool(node.items) and all(self.lists(x) for x in node.items)
+        if isinstance(node, m.Ternary):
+            return self.nested(node.then) and self.nested(node.other)
+        if isinstance(node, m.FuncCall):
+            return node.name in self._nested_lists()
+        if isinstance(node, m.Bound):
+            self._nested_lists()
+            return node.ident in self._nested_params
+        return False
+
+    def _nested_lists(self) -> set[str]:
+        """`_piece_lists` for lists of lists."""
+        if self._nested_funcs is None:
+            self._nested_funcs = set()
+            self._grow(self.nested, self._nested_funcs, self._nested_params)
+        return self._nested_funcs
 
     def _any_lists(self) -> set[str]:
         """`_piece_lists` for lists of any values."""

@@ -233,11 +233,12 @@ def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, *, args: str = "s, 
     return name
 
 
-def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int) -> str:
+def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int, *, lists: frozenset[str]) -> str:
     """Writes the function of a choice's options (distinct), remembered in s.memo while the game stands still.
 
     The look-ahead of one decision, the decision itself and those after it ask for them again.
-    Keyed by the locals they read (a truth value apart from 0 and 1); a list among them is no key.
+    Keyed by the locals they read (a truth value apart from 0 and 1). A local among `lists`
+    always holds a list, which keys no memo: such options are worked out at every call.
     """
     names = sorted({n.name for n in m.walk(node) if isinstance(n, m.Local)})
     key = "".join(f"L[{n!r}], L[{n!r}].__class__ is bool, " for n in names)
@@ -246,8 +247,33 @@ def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int) -> str:
     value, cost = _charged(w, node, 0)
     if not w.ex.distinct(node):
         value = f"_offered({value}, s)"
-    _remembered_fn(w, f"({site}, {key})", value, cost=cost)
+    if lists.isdisjoint(names):
+        _remembered_fn(w, f"({site}, {key})", value, cost=cost)
+        return name
+    if cost:
+        w.line(f"s.work -= {cost}", 1)
+        w.line("if s.work < 0:", 1)
+        w.line("_over_budget()", 2)
+    w.line(f"return {value}", 1)
     return name
+
+
+def _list_locals(ex: ExprGen, proc: d.ProcDef) -> frozenset[str]:
+    """The locals of `proc` that hold a list whenever they hold anything but none (a skipped choice)."""
+    holds: dict[str, bool] = {}
+    for ins in proc.code:
+        if isinstance(ins, d.Let) or (isinstance(ins, d.SetLocal) and ins.op == "="):
+            name, listed = ins.name, ex.lists(ins.value)
+        elif isinstance(ins, d.SetLocal):
+            name, listed = ins.name, ins.op == "+="  # a list that grows stays one
+        elif isinstance(ins, d.Choose):
+            name, listed = ins.var, ex.nested(ins.domain)
+        elif isinstance(ins, d.IterNext):
+            name, listed = ins.var, False
+        else:
+            continue
+        holds[name] = holds.get(name, True) and listed
+    return frozenset(n for n, listed in holds.items() if listed and n not in proc.params)
 
 
 def _branch_fn(w: Writer, name: str, ins: d.Branch) -> str:
@@ -542,13 +568,14 @@ def _sites(w: Writer, game: d.GameDef) -> None:
     procs = []
     for proc in game.procs.values():
         entries = []
+        lists = _list_locals(w.ex, proc)
         for pc, ins in enumerate(proc.code):
             base = f"{_pyname(proc.name)}_{pc}"
             by = "None"
             if isinstance(ins, (d.Choose, d.Branch)) and ins.by is not None:
                 by = _expr_fn(w, f"BY_{base}", ins.by, ins.span)
             if isinstance(ins, d.Choose):
-                dom = _memo_fn(w, f"D_{base}", ins.domain, ins.span, len(entries_all))
+                dom = _memo_fn(w, f"D_{base}", ins.domain, ins.span, len(entries_all), lists=lists)
                 entries_all.append(dom)
                 entries.append(f"{pc}: ({dom}, {by})")
                 passing = isinstance(proc.code[pc + 1], (d.Jump, d.CallProc, d.Choose))
