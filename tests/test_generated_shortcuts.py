@@ -116,21 +116,19 @@ def test_top_of_a_cell_off_the_grid_is_the_same_located_error_either_way(top: st
     assert [m.label for m in game.legal_moves()] == ["0", "1", "7"]  # the game did not move
 
 
-LISTED = '''game "Listed"
+# A game that adds up the numbers its players choose, FUNCS and TURN filled in by each test.
+SUMS = '''game "Sums"
 players 2
-zone box: pile, public
 var total = 0
-func odd(xs) = [x for x in xs if x % 2 == 1]
-func upto(n) = [x for x in range(1, n) if x > 1]
+FUNCS
 setup { }
 play {
   let p = 0
   loop {
     turn p {
-      choose n from odd(range(1, 5)) + upto(3) prompt "number"
-      set total += n
+      TURN
     }
-    if total > 12 {
+    if total > 10 {
       end game "enough"
     }
     set p = next(p)
@@ -138,6 +136,10 @@ play {
 }
 score p = total
 '''
+LISTED = SUMS.replace("FUNCS", """func odd(xs) = [x for x in xs if x % 2 == 1]
+func upto(n) = [x for x in range(1, n) if x > 1]""").replace(
+    "TURN", """choose n from odd(range(1, 5)) + upto(3) prompt "number"
+      set total += n""")
 
 
 def test_a_function_always_given_a_list_is_not_remembered() -> None:
@@ -151,26 +153,9 @@ def test_a_function_always_given_a_list_is_not_remembered() -> None:
     assert [m.label for m in game.legal_moves()] == ["1", "3", "5", "2"]  # odd numbers, then 2 and 3, each once
 
 
-CHOSEN_LIST = '''game "Chosen list"
-players 2
-var total = 0
-setup { }
-play {
-  let p = 0
-  loop {
-    turn p {
-      choose t from subsets([1, 2, 3], 1, 2) prompt "numbers"
+CHOSEN_LIST = SUMS.replace("FUNCS", "").replace("TURN", """choose t from subsets([1, 2, 3], 1, 2) prompt "numbers"
       choose n from [x for x in range(1, 4) if x not in t] prompt "another"
-      set total += n + size(t)
-    }
-    if total > 10 {
-      end game "enough"
-    }
-    set p = next(p)
-  }
-}
-score p = total
-'''
+      set total += n + size(t)""")
 
 
 def test_options_that_read_a_chosen_list_are_not_remembered() -> None:

@@ -19,15 +19,12 @@ import attrs
 from boardkit.model import defs as d
 from boardkit.model import expr as m
 from boardkit.model import fields_getter
+from boardkit.model.signatures import LIST, LISTS, SIGNATURES
 from boardkit.source import SourceFile, Span
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-# The built-ins whose result is always a list, of values and of cells (`ExprGen.lists`).
-_LIST_BUILTINS = frozenset({"concat", "distinct", "path", "range", "rank", "remove", "sorted", "subsets"})
-_LIST_GRID_CALLS = frozenset({"cells", "joining", "neighbours", "occupied", "placements", "region", "regions", "stack",
-                              "tops"})
 _OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%", "==": "==", "!=": "!=", "<": "<", "<=": "<=",
         ">": ">", ">=": ">=", "in": "in", "not in": "not in"}
 
@@ -39,15 +36,10 @@ class ExprGen:
         self.game = game
         # Zones are found through `s.zf[family][index]...`: one small lookup per index.
         self.family = {name: i for i, name in enumerate(game.zones)}
-        self._piece_funcs: set[str] | None = None
-        self._piece_params: set[str] = set()
-        # The same for lists of any values (`lists`): functions whose body is one, and the
-        # parameters that every call passes one.
-        self._list_funcs: set[str] | None = None
-        self._list_params: set[str] = set()
-        # And for lists of lists (`nested`).
-        self._nested_funcs: set[str] | None = None
-        self._nested_params: set[str] = set()
+        # What `_holding` found, by test's name (`pieces`, `lists`, `nested`): the user functions whose
+        # body always passes it, and the parameters that every call gives a value that does.
+        self._holding_found: dict[str, tuple[set[str], set[str]]] = {}
+        self._calls: dict[str, list[m.FuncCall]] | None = None
         # The name of the dict of procedure locals in the code being written.
         self.locals = "L"
         # The functions whose results s.memo keeps (set by the module writer before any
@@ -100,7 +92,7 @@ class ExprGen:
         return f"({name!r}, {', '.join(self.gen(a) for a in args)})"
 
     # What is known to be a list of pieces.
-    def pieces(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
+    def pieces(self, node: m.Expr) -> bool:
         """Whether `node` always evaluates to a list of pieces."""
         if isinstance(node, m.ZoneRef):
             return True
@@ -111,11 +103,8 @@ class ExprGen:
         if isinstance(node, m.BuiltinCall) and node.name == "concat" and len(node.args) == 1:
             arg = node.args[0]
             return isinstance(arg, m.ListComp) and self.pieces(arg.elt)
-        if isinstance(node, m.FuncCall):
-            return node.name in self._piece_lists()
-        if isinstance(node, m.Bound):
-            self._piece_lists()
-            return node.ident in self._piece_params
+        if isinstance(node, m.FuncCall | m.Bound):
+            return self._holds(self.pieces, node)
         return False
 
     def number(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
@@ -156,8 +145,7 @@ class ExprGen:
 
     def takes_pieces(self, param: str) -> bool:
         """Whether every call of a function passes a list of pieces for its parameter `param`."""
-        self._piece_lists()
-        return param in self._piece_params
+        return param in self._holding(self.pieces)[1]
 
     def lists(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
         """Whether `node` always evaluates to a list (or fails): a value that keys no memo."""
@@ -165,32 +153,24 @@ class ExprGen:
             return True
         if isinstance(node, m.Attr):  # a projection of a list
             return self.lists(node.obj)
-        if isinstance(node, m.BuiltinCall):
-            return node.name in _LIST_BUILTINS
-        if isinstance(node, m.GridCall):
-            return node.name in _LIST_GRID_CALLS
+        if isinstance(node, m.BuiltinCall | m.GridCall):
+            return SIGNATURES[node.name].returns in {LIST, LISTS}
         if isinstance(node, m.Binary) and node.op == "+":
             return self.lists(node.left) or self.lists(node.right)
         if isinstance(node, m.Ternary):
             return self.lists(node.then) and self.lists(node.other)
-        if isinstance(node, m.FuncCall):
-            return node.name in self._any_lists()
-        if isinstance(node, m.Bound):
-            self._any_lists()
-            return node.ident in self._list_params
+        if isinstance(node, m.FuncCall | m.Bound):
+            return self._holds(self.lists, node)
         return False
 
     def takes_lists(self, param: str) -> bool:
         """Whether every call of a function passes a list for its parameter `param`."""
-        self._any_lists()
-        return param in self._list_params
+        return param in self._holding(self.lists)[1]
 
     def nested(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
         """Whether `node` always evaluates to a list of lists (or fails): a choice from it binds a list."""
-        if isinstance(node, m.BuiltinCall):
-            return node.name == "subsets"
-        if isinstance(node, m.GridCall):
-            return node.name in {"joining", "placements", "regions"}
+        if isinstance(node, m.BuiltinCall | m.GridCall):
+            return SIGNATURES[node.name].returns == LISTS
         if isinstance(node, m.Where):
             return self.nested(node.coll)
         if isinstance(node, m.ListComp):
@@ -202,57 +182,46 @@ class ExprGen:
             return bool(node.items) and all(self.lists(x) for x in node.items)
         if isinstance(node, m.Ternary):
             return self.nested(node.then) and self.nested(node.other)
-        if isinstance(node, m.FuncCall):
-            return node.name in self._nested_lists()
-        if isinstance(node, m.Bound):
-            self._nested_lists()
-            return node.ident in self._nested_params
+        if isinstance(node, m.FuncCall | m.Bound):
+            return self._holds(self.nested, node)
         return False
 
-    def _nested_lists(self) -> set[str]:
-        """`_piece_lists` for lists of lists."""
-        if self._nested_funcs is None:
-            self._nested_funcs = set()
-            self._grow(self.nested, self._nested_funcs, self._nested_params)
-        return self._nested_funcs
+    def _holds(self, test: Callable[[m.Expr], bool], node: m.FuncCall | m.Bound) -> bool:
+        """Whether a call's result, or a parameter, always passes `test` (`_holding`)."""
+        funcs, params = self._holding(test)
+        return node.name in funcs if isinstance(node, m.FuncCall) else node.ident in params
 
-    def _any_lists(self) -> set[str]:
-        """`_piece_lists` for lists of any values."""
-        if self._list_funcs is None:
-            self._list_funcs = set()
-            self._grow(self.lists, self._list_funcs, self._list_params)
-        return self._list_funcs
+    def _holding(self, test: Callable[[m.Expr], bool]) -> tuple[set[str], set[str]]:
+        """The user functions whose body always passes `test`, and the parameters every call gives one that does.
 
-    def _piece_lists(self) -> set[str]:
-        """Finds the user functions whose body is a list of pieces, and the parameters every call passes one."""
-        if self._piece_funcs is None:
-            self._piece_funcs = set()
-            self._grow(self.pieces, self._piece_funcs, self._piece_params)
-        return self._piece_funcs
-
-    def _grow(self, holds: Callable[[m.Expr], bool], funcs: set[str], params: set[str]) -> None:
-        """Adds the user functions whose body `holds` to `funcs`, and their parameters to `params`.
-
-        A parameter is added when every call passes it an argument that `holds`; both sets grow
-        together until neither does.
+        Both sets grow together until neither does. While they grow, the test reads them as
+        they stand, so a function that calls itself is judged by its other answers.
         """
-        calls: dict[str, list[m.FuncCall]] = {}
-        # Constants are left out: the checker allows no calls in them, and data tables are most of the model.
-        for n in _all_nodes(self.game, skip=d.ConstDef):
-            if isinstance(n, m.FuncCall):
-                calls.setdefault(n.name, []).append(n)
+        found = self._holding_found.get(test.__name__)
+        if found is not None:
+            return found
+        funcs: set[str] = set()
+        params: set[str] = set()
+        self._holding_found[test.__name__] = (funcs, params)
+        if self._calls is None:
+            self._calls = {}
+            # Constants are left out: the checker allows no calls in them, and data tables are most of the model.
+            for n in _all_nodes(self.game, skip=d.ConstDef):
+                if isinstance(n, m.FuncCall):
+                    self._calls.setdefault(n.name, []).append(n)
         grew = True
         while grew:
             grew = False
             for f in self.game.funcs.values():
-                if f.name not in funcs and holds(f.body):
+                if f.name not in funcs and test(f.body):
                     funcs.add(f.name)
                     grew = True
                 for i, param in enumerate(f.params):
-                    sites = [c.args[i] for c in calls.get(f.name, ())]
-                    if param.ident not in params and sites and all(holds(a) for a in sites):
+                    sites = [c.args[i] for c in self._calls.get(f.name, ())]
+                    if param.ident not in params and sites and all(test(a) for a in sites):
                         params.add(param.ident)
                         grew = True
+        return funcs, params
 
     def gen(self, node: m.Expr | m.KeyFunc) -> str:  # noqa: C901, PLR0911, PLR0912
         """Python source of `node`."""
