@@ -166,3 +166,22 @@ def test_options_that_read_a_chosen_list_are_not_remembered() -> None:
     assert [m.label for m in game.legal_moves()] == ["1", "2", "3", "1+2", "1+3", "2+3"]
     game.play("1+3")
     assert [m.label for m in game.legal_moves()] == ["2", "4"]  # range(1, 4) holds 4
+
+
+THROUGH_A_LIST = SUMS.replace("FUNCS", """func odd(xs) = [x for x in xs if x % 2 == 1]
+func odd_upto(n) = odd(range(1, n))""").replace(
+    "TURN", """choose n from [x for x in range(1, 4) if x in odd_upto(5)] prompt "number"
+      choose m from odd_upto(n + 2) prompt "another"
+      set total += n + m""")
+
+
+def test_a_function_that_walks_through_one_given_a_list_is_remembered() -> None:
+    """`odd` remembers nothing (always given a list): `odd_upto`, keyed by a number, remembers its walk."""
+    rules = boardkit.parse_ruleset(THROUGH_A_LIST, filename="through.bk")
+    lines = rules.python_source.splitlines()
+    assert "# remembered" not in next(line for line in lines if line.startswith("def F_odd("))
+    assert next(line for line in lines if line.startswith("def F_odd_upto(")).endswith("# remembered")
+    game = rules.new_game(players=2, seed=1)
+    assert [m.label for m in game.legal_moves()] == ["1", "3"]
+    game.play("3")
+    assert [m.label for m in game.legal_moves()] == ["1", "3", "5"]

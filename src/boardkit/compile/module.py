@@ -171,8 +171,9 @@ def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], f
 
     Neither draws at random or calls itself (directly or not: the work budget bounds such
     recursion, and a remembered or written-out one would change what it allows). Remembered:
-    those that walk a list (where remembering pays for its key) and are not always given a
-    list (no key: trying one costs a TypeError). Written out: the other small ones.
+    those that walk a list (where remembering pays for its key), themselves or through a
+    function that is always given a list and so remembers nothing (no key: trying one costs a
+    TypeError). Written out: the other small ones.
     """
     calls: dict[str, set[str]] = {}
     chance: set[str] = set()
@@ -186,6 +187,7 @@ def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], f
             chance.add(f.name)
         if any(isinstance(n, (m.ListComp, m.Where)) or (isinstance(n, m.Attr) and ex.pieces(n.obj)) for n in nodes):
             walks.add(f.name)
+    listed = {name for name, f in game.funcs.items() if any(ex.takes_lists(p.ident) for p in f.params)}
     out, small = set(), set()
     for name, direct in calls.items():
         reach, todo = set(), list(direct)
@@ -194,10 +196,9 @@ def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], f
             if g not in reach:
                 reach.add(g)
                 todo.extend(calls.get(g, ()))
-        listed = any(ex.takes_lists(p.ident) for p in game.funcs[name].params)
         if name in reach or (reach | {name}) & chance:
             continue
-        if name in walks and not listed:
+        if name not in listed and (name in walks or reach & walks & listed):
             out.add(name)
         elif sizes[name] <= _INLINE_SIZE:
             small.add(name)
