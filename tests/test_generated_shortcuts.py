@@ -185,3 +185,20 @@ def test_a_function_that_walks_through_one_given_a_list_is_remembered() -> None:
     assert [m.label for m in game.legal_moves()] == ["1", "3"]
     game.play("3")
     assert [m.label for m in game.legal_moves()] == ["1", "3", "5"]
+
+
+SIZED_LIST = SUMS.replace("FUNCS", "").replace("TURN", """choose t from subsets([1, 2, 3], 1, 2) prompt "numbers"
+      choose n from range(size(t), 3) prompt "another"
+      set total += n + size(t)""")
+
+
+def test_options_that_read_a_chosen_list_only_by_its_size_are_keyed_by_it() -> None:
+    """`t` keys no memo, but `size(t)` does: the options of every `t` of one size are worked out once."""
+    rules = boardkit.parse_ruleset(SIZED_LIST, filename="sized.bk")
+    assert "(len(_v) if (_v := L['t']).__class__ is list else _v)" in rules.python_source
+    game = rules.new_game(players=2, seed=1)
+    game.play("1+3")
+    assert [m.label for m in game.legal_moves()] == ["2", "3"]
+    game.play("3")
+    game.play("2")
+    assert [m.label for m in game.legal_moves()] == ["1", "2", "3"]

@@ -11,6 +11,7 @@ points a reader at the rule text.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from boardkit._version import __version__
@@ -239,10 +240,15 @@ def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int, *, lists
 
     The look-ahead of one decision, the decision itself and those after it ask for them again.
     Keyed by the locals they read (a truth value apart from 0 and 1). A local among `lists`
-    always holds a list, which keys no memo: such options are worked out at every call.
+    always holds a list, which keys no memo: read only by its size, the size keys it; read
+    otherwise, the options are worked out at every call.
     """
-    names = sorted({n.name for n in m.walk(node) if isinstance(n, m.Local)})
-    key = "".join(f"L[{n!r}], L[{n!r}].__class__ is bool, " for n in names)
+    nodes = m.walk(node)
+    names = sorted({n.name for n in nodes if isinstance(n, m.Local)})
+    sized = _sized_locals(nodes) & lists
+    lists = lists - sized
+    key = "".join(f"(len(_v) if (_v := L[{n!r}]).__class__ is list else _v), " if n in sized
+                  else f"L[{n!r}], L[{n!r}].__class__ is bool, " for n in names)
     w.line(f"def {name}(s, L):")
     w.at(span, 1)
     value, cost = _charged(w, node, 0)
@@ -257,6 +263,14 @@ def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int, *, lists
         w.line("_over_budget()", 2)
     w.line(f"return {value}", 1)
     return name
+
+
+def _sized_locals(nodes: list[m.Expr | m.KeyFunc | m.CompFor]) -> frozenset[str]:
+    """The locals that `nodes` read only as `size(local)`."""
+    reads = Counter(n.name for n in nodes if isinstance(n, m.Local))
+    sizes = Counter(n.args[0].name for n in nodes if isinstance(n, m.BuiltinCall) and n.name == "size"
+                    and len(n.args) == 1 and isinstance(n.args[0], m.Local))
+    return frozenset(name for name, count in sizes.items() if reads[name] == count)
 
 
 def _list_locals(ex: ExprGen, proc: d.ProcDef) -> frozenset[str]:
