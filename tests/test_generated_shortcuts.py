@@ -202,3 +202,41 @@ def test_options_that_read_a_chosen_list_only_by_its_size_are_keyed_by_it() -> N
     game.play("3")
     game.play("2")
     assert [m.label for m in game.legal_moves()] == ["1", "2", "3"]
+
+
+HEIGHTS = '''game "Heights"
+players 2
+component Disc { seat: int } label text(.seat)
+zone supply: pile, public
+zone board: grid(3, 3), public
+setup {
+  create 9 Disc(seat: 0) into supply
+}
+func height(x) = size([y for y in range(0, 2) if top(board, cell(x, y)) != none])
+play {
+  loop {
+    turn 0 {
+      choose x from [x for x in range(0, 2) if height(x) < 3] prompt "column"
+      place first(supply) on board at cell(x, height(x))
+    }
+    if size(occupied(board)) == 9 {
+      end game "full"
+    }
+  }
+}
+'''
+
+
+def test_a_comprehension_looks_up_a_board_once_and_sees_every_placement() -> None:
+    """The board's table is bound before the first item; each evaluation binds it anew."""
+    rules = boardkit.parse_ruleset(HEIGHTS, filename="heights.bk")
+    assert "for _g1_tops in (s.boards[s.zf[1]].tops,) for _v_y_" in rules.python_source
+    game = rules.new_game(players=2, seed=1)
+    for column in ["1", "1", "1", "0", "2", "0"]:
+        game.play(column)
+    assert [m.label for m in game.legal_moves()] == ["0", "2"]
+    game.play("0")
+    game.play("2")
+    assert [m.label for m in game.legal_moves()] == ["2"]
+    game.play("2")
+    assert game.end_reason == "full"

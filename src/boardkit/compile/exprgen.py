@@ -63,6 +63,9 @@ class ExprGen:
         self._iterable = 0
         # The grid zones whose top pieces the source looks up by (x, y) (runtime/grid.py Board).
         self.tops_by_xy: set[str] = set()
+        # While a comprehension is written: the tables of grid zones its items read, each looked
+        # up once, before its first item, as a name of its own (source -> name).
+        self._hoisted: dict[str, str] | None = None
 
     @contextlib.contextmanager
     def _walked_list(self) -> Iterator[None]:
@@ -258,7 +261,7 @@ class ExprGen:
                 # A cell's level in place; anything else (a piece, a value off the grid) goes to
                 # the call, with the argument as worked out once.
                 slot, x = self.zone_slot(node.zone), self.gen(cast("m.Expr", node.args[0]))
-                found = f"(_h := s.boards[{slot}].heights.get(_c := {x}))"
+                found = f"(_h := {self._board_table(node.zone, 'heights')}.get(_c := {x}))"
                 return f"(_h if {found} is not None else _b_level(s, {slot}, _c))"
             args = ["s", self.zone_slot(node.zone), *(self.gen(a) for a in node.args)]
             return f"_b_{node.name}({', '.join(args)})"
@@ -363,38 +366,71 @@ class ExprGen:
         if self._iterable or not all(_plain(n) for n in (zone, x, y)):
             return f"_topxy(s, {slot}, {gx}, {gy})"
         self.tops_by_xy.add(zone.name)
-        found = f"(_t := s.boards[{slot}].tops.get(({gx}, {gy}), _OFF))"
+        found = f"(_t := {self._board_table(zone, 'tops')}.get(({gx}, {gy}), _OFF))"
         tests = [f"({g}).__class__ is _int" for n, g in ((x, gx), (y, gy)) if not self.number(n)]
         return f"(_t if {' and '.join([*tests, f'{found} is not _OFF'])} else _topxy(s, {slot}, {gx}, {gy}))"
 
-    def _where(self, node: m.Where) -> str:
-        var = node.it.ident
-        source = self._walked(node.coll)
-        self._inside += 1
+    def _board_table(self, zone: m.ZoneRef, table: str) -> str:
+        """Source of one table of a grid zone's board (`tops`, `heights`).
+
+        Inside a comprehension, the table of a zone without indexes is looked up once, before
+        the first item: expressions change nothing, so it stays the same table throughout.
+        """
+        source = f"s.boards[{self.zone_slot(zone)}].{table}"
+        if self._hoisted is None or zone.args:
+            return source
+        return self._hoisted.setdefault(source, f"_g{self.family[zone.name]}_{table}")
+
+    def _hoisting(self, write: Callable[[], tuple[str, str]]) -> str:
+        """A comprehension, from its item and clauses as `write` gives them, its tables looked up first.
+
+        Each table (`_board_table`) is bound by a first clause over a 1-tuple: a name local to
+        the comprehension, with no `:=`, which Python forbids in the lists a comprehension walks.
+        """
+        if self._hoisted is not None:  # inside another: looked up by the outermost
+            item, clauses = write()
+            return f"[{item} {clauses}]"
+        hoisted: dict[str, str] = {}
+        self._hoisted = hoisted
         try:
-            return f"[{var} for {var} in {source} if {self.gen(node.cond)}]"
+            item, clauses = write()
         finally:
-            self._inside -= 1
+            self._hoisted = None
+        first = "".join(f"for {name} in ({table},) " for table, name in hoisted.items())
+        return f"[{item} {first}{clauses}]"
+
+    def _where(self, node: m.Where) -> str:
+        def write() -> tuple[str, str]:
+            var = node.it.ident
+            source = self._walked(node.coll)
+            self._inside += 1
+            try:
+                return var, f"for {var} in {source} if {self.gen(node.cond)}"
+            finally:
+                self._inside -= 1
+        return self._hoisting(write)
 
     def _comprehension(self, node: m.ListComp) -> str:
-        clauses = []
-        base = self._inside
-        try:
-            for i, f in enumerate(node.fors):
-                if self.pieces(f.iter):
-                    self._piece_vars.add(f.var.ident)
-                if isinstance(f.iter, m.BuiltinCall) and f.iter.name == "range":
-                    self._int_vars.add(f.var.ident)
-                # The first list is walked once; the rest of the comprehension once per item.
-                self._inside = base + (i > 0)
-                clause = f"for {f.var.ident} in {self._walked(f.iter)}"
-                self._inside = base + 1
-                if f.cond is not None:
-                    clause += f" if {self.gen(f.cond)}"
-                clauses.append(clause)
-            return f"[{self.gen(node.elt)} {' '.join(clauses)}]"
-        finally:
-            self._inside = base
+        def write() -> tuple[str, str]:
+            clauses = []
+            base = self._inside
+            try:
+                for i, f in enumerate(node.fors):
+                    if self.pieces(f.iter):
+                        self._piece_vars.add(f.var.ident)
+                    if isinstance(f.iter, m.BuiltinCall) and f.iter.name == "range":
+                        self._int_vars.add(f.var.ident)
+                    # The first list is walked once; the rest of the comprehension once per item.
+                    self._inside = base + (i > 0)
+                    clause = f"for {f.var.ident} in {self._walked(f.iter)}"
+                    self._inside = base + 1
+                    if f.cond is not None:
+                        clause += f" if {self.gen(f.cond)}"
+                    clauses.append(clause)
+                return self.gen(node.elt), " ".join(clauses)
+            finally:
+                self._inside = base
+        return self._hoisting(write)
 
     def _walked(self, node: m.Expr) -> str:
         """Source of a list a comprehension walks, charged to the work budget.
