@@ -240,3 +240,23 @@ def test_a_comprehension_looks_up_a_board_once_and_sees_every_placement() -> Non
     assert [m.label for m in game.legal_moves()] == ["2"]
     game.play("2")
     assert game.end_reason == "full"
+
+
+BY_IDENTITY = SUMS.replace("FUNCS", "func positive(xs) = sum([x for x in xs if x > 0])").replace(
+    "TURN", """let xs = [1, 2]
+      let a = positive(xs)
+      set xs = [5, 6]
+      let b = positive(xs)
+      choose n from [a, b, positive(xs)] prompt "number"
+      set total += n""")
+
+
+def test_a_list_given_from_a_local_keys_the_memo_by_identity_and_stays_alive() -> None:
+    """A new list in the local, with no effect between, is another key: the old one is kept so no list takes its identity."""
+    rules = boardkit.parse_ruleset(BY_IDENTITY, filename="identity.bk")
+    assert "((_LISTED, _id(_p_xs_" in rules.python_source
+    game = rules.new_game(players=2, seed=1)
+    assert [m.label for m in game.legal_moves()] == ["3", "11"]
+    memo = game.state.memo
+    kept = [v for k, v in memo.items() if k[0] is not None and k[0].__class__ is object]
+    assert sorted(kept) == [[1, 2], [5, 6]]

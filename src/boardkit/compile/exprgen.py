@@ -49,6 +49,9 @@ class ExprGen:
         # Small functions written out at their calls when every argument is a plain name
         # (set by the module writer): name -> parameters and body.
         self.inlined: dict[str, d.FuncDef] = {}
+        # The names of procedure locals that always hold a list, wherever a local of that name
+        # is (set by the module writer): a function given one keys it by identity (`named`).
+        self.list_locals: frozenset[str] = frozenset()
         # Names bound to the items of a list of pieces (`for x in hand`): pieces themselves. And
         # to the numbers of a `range`: whole numbers (names are unique in a ruleset).
         self._piece_vars: set[str] = set()
@@ -189,6 +192,22 @@ class ExprGen:
             return self._holds(self.nested, node)
         return False
 
+    def named(self, f: d.FuncDef) -> set[str]:
+        """The parameters of `f` that every call gives a local holding a list (`list_locals`): kept, not made anew."""
+        calls = self._gathered().get(f.name)
+        return {param.ident for i, param in enumerate(f.params)
+                if calls and all(isinstance(a := c.args[i], m.Local) and a.name in self.list_locals for c in calls)}
+
+    def _gathered(self) -> dict[str, list[m.FuncCall]]:
+        """Every call of a user function in the rules, by function name."""
+        if self._calls is None:
+            self._calls = {}
+            # Constants are left out: the checker allows no calls in them, and data tables are most of the model.
+            for n in _all_nodes(self.game, skip=d.ConstDef):
+                if isinstance(n, m.FuncCall):
+                    self._calls.setdefault(n.name, []).append(n)
+        return self._calls
+
     def _holds(self, test: Callable[[m.Expr], bool], node: m.FuncCall | m.Bound) -> bool:
         """Whether a call's result, or a parameter, always passes `test` (`_holding`)."""
         funcs, params = self._holding(test)
@@ -206,12 +225,7 @@ class ExprGen:
         funcs: set[str] = set()
         params: set[str] = set()
         self._holding_found[test.__name__] = (funcs, params)
-        if self._calls is None:
-            self._calls = {}
-            # Constants are left out: the checker allows no calls in them, and data tables are most of the model.
-            for n in _all_nodes(self.game, skip=d.ConstDef):
-                if isinstance(n, m.FuncCall):
-                    self._calls.setdefault(n.name, []).append(n)
+        calls = self._gathered()
         grew = True
         while grew:
             grew = False
@@ -220,7 +234,7 @@ class ExprGen:
                     funcs.add(f.name)
                     grew = True
                 for i, param in enumerate(f.params):
-                    sites = [c.args[i] for c in self._calls.get(f.name, ())]
+                    sites = [c.args[i] for c in calls.get(f.name, ())]
                     if param.ident not in params and sites and all(test(a) for a in sites):
                         params.add(param.ident)
                         grew = True

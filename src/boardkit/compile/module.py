@@ -44,6 +44,7 @@ def generate(game: d.GameDef) -> str:
     ex = ExprGen(game)
     ex.remembered, inlined = _kinds_of_functions(ex, game)
     ex.inlined = {name: game.funcs[name] for name in inlined}
+    ex.list_locals = _listed_names(ex, game)
     w = Writer(ex)
     files = ", ".join(sorted(game.sources)) or game.name
     body = w.part()
@@ -124,16 +125,30 @@ def _functions(w: Writer, game: d.GameDef) -> None:
             w.line("_over_budget()", 2)
             w.line(f"return {body}", 1)
             continue
-        key = "".join(f"{p.ident}, {p.ident}.__class__ is bool, " for p in f.params)
-        _remembered_fn(w, f"({f.name!r}, {key})", body, cost=cost)
+        named = w.ex.named(f)
+        _remembered_fn(w, f"({f.name!r}, {_key(f, named)})", body, cost=cost, kept=named)
     w.line("")
 
 
-def _remembered_fn(w: Writer, key: str, value: str, *, cost: int = 0) -> None:
+def _key(f: d.FuncDef, named: set[str]) -> str:
+    """Source of a remembered function's key, but for its name: its arguments, a truth value apart from 0 and 1.
+
+    A list given from a local (`named`) keys by its identity: the memo keeps the list alive
+    (`_remembered_fn`), so no other list takes its identity while the key stands, and rules
+    never change a list in place.
+    """
+    return "".join(f"((_LISTED, _id({p.ident})) if {p.ident}.__class__ is list else {p.ident}), "
+                   f"{p.ident}.__class__ is bool, " if p.ident in named
+                   else f"{p.ident}, {p.ident}.__class__ is bool, " for p in f.params)
+
+
+def _remembered_fn(w: Writer, key: str, value: str, *, cost: int = 0,
+                   kept: set[str] | frozenset[str] = frozenset()) -> None:
     """Writes the body of a function that keeps `value` in s.memo under the key `key`.
 
     The key may hold a list (the arguments of a call): then there is no key, and no memo.
     `cost`: what working the value out charges to the work budget (a rule's function: its call).
+    `kept`: parameters whose lists the key holds by identity, kept alive in s.memo beside it.
     """
     w.line(f"_k = {key}", 1)
     w.line("try:", 1)
@@ -149,6 +164,9 @@ def _remembered_fn(w: Writer, key: str, value: str, *, cost: int = 0) -> None:
     w.line(f"_r = {value}", 2)
     w.line("if _k is not None:", 2)
     w.line("s.memo[_k] = _r", 3)
+    for name in sorted(kept):
+        w.line(f"if {name}.__class__ is list:", 3)
+        w.line(f"s.memo[(_LISTED, _id({name}))] = {name}", 4)
     w.line("return _r", 1)
 
 
@@ -158,12 +176,12 @@ def _projections(w: Writer, game: d.GameDef) -> None:
     for fname, names in w.ex.projections.items():
         f = game.funcs[fname]
         args = "".join(f", {p.ident}" for p in f.params)
-        key = "".join(f"{p.ident}, {p.ident}.__class__ is bool, " for p in f.params)
+        named = w.ex.named(f)
         for attr in sorted(names):
             w.line(f"def FA_{fname}__{attr}(s{args}):")
             w.at(f.span, 1)
-            _remembered_fn(w, f"({f'{fname}.{attr}'!r}, {key})",
-                           f"[_x.attrs[{attr!r}] for _x in F_{fname}(s{args})]")
+            _remembered_fn(w, f"({f'{fname}.{attr}'!r}, {_key(f, named)})",
+                           f"[_x.attrs[{attr!r}] for _x in F_{fname}(s{args})]", kept=named)
     w.line("")
 
 
@@ -275,6 +293,26 @@ def _sized_locals(nodes: list[m.Expr | m.KeyFunc | m.CompFor]) -> frozenset[str]
 
 def _list_locals(ex: ExprGen, proc: d.ProcDef) -> frozenset[str]:
     """The locals of `proc` that hold a list whenever they hold anything but none (a skipped choice)."""
+    return frozenset(n for n, listed in _local_kinds(ex, proc).items() if listed and n not in proc.params)
+
+
+def _listed_names(ex: ExprGen, game: d.GameDef) -> frozenset[str]:
+    """The names of locals that hold a list in every procedure that has a local of that name.
+
+    A call's arguments are read without their procedure (`ExprGen.named`), so by name alone.
+    """
+    listed: set[str] = set()
+    other: set[str] = set()
+    for proc in game.procs.values():
+        kinds = _local_kinds(ex, proc)
+        listed.update(n for n, is_list in kinds.items() if is_list and n not in proc.params)
+        other.update(n for n, is_list in kinds.items() if not is_list or n in proc.params)
+        other.update(proc.params)
+    return frozenset(listed - other)
+
+
+def _local_kinds(ex: ExprGen, proc: d.ProcDef) -> dict[str, bool]:
+    """Each local that `proc` gives a value, and whether every value it gives it is a list."""
     holds: dict[str, bool] = {}
     for ins in proc.code:
         if isinstance(ins, d.Let) or (isinstance(ins, d.SetLocal) and ins.op == "="):
@@ -288,7 +326,7 @@ def _list_locals(ex: ExprGen, proc: d.ProcDef) -> frozenset[str]:
         else:
             continue
         holds[name] = holds.get(name, True) and listed
-    return frozenset(n for n, listed in holds.items() if listed and n not in proc.params)
+    return holds
 
 
 def _branch_fn(w: Writer, name: str, ins: d.Branch) -> str:

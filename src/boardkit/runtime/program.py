@@ -148,7 +148,8 @@ class Program:
                   _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,
                   _offered=offered, _QUICK_FAULTS=(*RULE_FAULTS, Horizon),
                   _MISS=_MISS, TypeError=TypeError, bool=bool, _spans=_spans, _data=json.loads,
-                  _cut_off=cut_off, _OFF=OFF_GRID, _int=int, _joined=joined, _var_set=var_set_event)
+                  _cut_off=cut_off, _OFF=OFF_GRID, _int=int, _joined=joined, _var_set=var_set_event,
+                  _id=id, _LISTED=_LISTED)
         return ns
 
     # Errors, located by the span indexes the generated code passes.
@@ -207,6 +208,8 @@ class Program:
 
 # What the memo holds for a key it has not seen.
 _MISS = object()
+# Marks a list in a memo key, held by its identity (compile/module.py `_key`).
+_LISTED = object()
 
 
 def compile_module(name: str, source: str) -> CodeType:
