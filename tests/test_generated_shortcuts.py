@@ -260,3 +260,20 @@ def test_a_list_given_from_a_local_keys_the_memo_by_identity_and_stays_alive() -
     memo = game.state.memo
     kept = [v for k, v in memo.items() if k[0] is not None and k[0].__class__ is object]
     assert sorted(kept) == [[1, 2], [5, 6]]
+
+
+DISTINCT_THROUGH_CALLS = SUMS.replace("FUNCS", """func small(xs) = [x for x in xs if x < 4]
+func pairs(xs) = [t for t in xs if size(t) == 2]""").replace(
+    "TURN", """choose t from pairs(subsets(small([1, 2, 3, 4]), 1, 2)) prompt "numbers"
+      set total += sum(t)""")
+
+
+def test_options_from_subsets_of_distinct_values_through_functions_are_offered_as_they_are() -> None:
+    """Sub-lists of distinct values are distinct, through the functions that pass them on: no check of each option."""
+    rules = boardkit.parse_ruleset(DISTINCT_THROUGH_CALLS, filename="through.bk")
+    options_fn = next(line for line in rules.python_source.splitlines() if "F_pairs(s, _b_subsets(" in line)
+    assert "_offered(" not in options_fn
+    game = rules.new_game(players=2, seed=1)
+    assert [m.label for m in game.legal_moves()] == ["1+2", "1+3", "2+3"]
+    game.play("2+3")
+    assert game.state.vars["total"] == 5  # noqa: PLR2004 - the sum of the chosen pair

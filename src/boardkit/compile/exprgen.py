@@ -129,7 +129,7 @@ class ExprGen:
             return self.number(node.then) and self.number(node.other)
         return False
 
-    def distinct(self, node: m.Expr) -> bool:
+    def distinct(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
         """Whether `node` always evaluates to distinct values, none of them pieces.
 
         A choice from such a list offers its values as they are (runtime/options.py).
@@ -137,8 +137,12 @@ class ExprGen:
         if isinstance(node, (m.EnumList, m.StateRef)):
             return isinstance(node, m.EnumList) or node.name == "players"
         if isinstance(node, m.BuiltinCall):
+            if node.name == "subsets":  # sub-lists of distinct values, each once
+                return self.distinct(node.args[0])
             return node.name == "range" or (node.name == "distinct" and len(node.args) == 1
                                              and isinstance(node.args[0], m.Attr))
+        if isinstance(node, m.FuncCall | m.Bound):
+            return self._holds(self.distinct, node)
         if isinstance(node, m.ListLit):
             values = [x.value for x in node.items if isinstance(x, m.Lit) and x.value.__class__ in {int, str}]
             return len(values) == len(node.items) and len(set(values)) == len(values)
