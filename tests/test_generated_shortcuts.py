@@ -12,6 +12,7 @@ import random
 import pytest
 
 import boardkit
+from boardkit.runtime.program import _LISTED
 
 CARDS = '''game "Sorting"
 players 2
@@ -257,8 +258,7 @@ def test_a_list_given_from_a_local_keys_the_memo_by_identity_and_stays_alive() -
     assert "((_LISTED, _id(_p_xs_" in rules.python_source
     game = rules.new_game(players=2, seed=1)
     assert [m.label for m in game.legal_moves()] == ["3", "11"]
-    memo = game.state.memo
-    kept = [v for k, v in memo.items() if k[0] is not None and k[0].__class__ is object]
+    kept = [v for k, v in game.state.memo.items() if k[0] is _LISTED]
     assert sorted(kept) == [[1, 2], [5, 6]]
 
 
@@ -277,3 +277,14 @@ def test_options_from_subsets_of_distinct_values_through_functions_are_offered_a
     assert [m.label for m in game.legal_moves()] == ["1+2", "1+3", "2+3"]
     game.play("2+3")
     assert game.state.vars["total"] == 5  # noqa: PLR2004 - the sum of the chosen pair
+
+
+def test_a_grid_size_that_reads_a_board_in_a_comprehension_is_worked_out_before_the_boards() -> None:
+    """Sizes are worked out while the state is made, before its boards: no table is looked up ahead there."""
+    text = HEIGHTS.replace(
+        "zone board: grid(3, 3), public",
+        "zone board: grid(3, 3), public\n"
+        "zone side: grid(3 + size([x for x in range(1, 3) if x > 5 and level(board, cell(x, 0)) > 0]), 1), public")
+    rules = boardkit.parse_ruleset(text, filename="sizes.bk")
+    game = rules.new_game(players=2, seed=1)
+    assert [m.label for m in game.legal_moves()] == ["0", "1", "2"]

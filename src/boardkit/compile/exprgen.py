@@ -49,8 +49,9 @@ class ExprGen:
         # Small functions written out at their calls when every argument is a plain name
         # (set by the module writer): name -> parameters and body.
         self.inlined: dict[str, d.FuncDef] = {}
-        # The names of procedure locals that always hold a list, wherever a local of that name
-        # is (set by the module writer): a function given one keys it by identity (`named`).
+        # The names of procedure locals that hold a list (or none), wherever a local of that
+        # name is (set by the module writer before any source is made): a function given one
+        # keys it by identity (`keyed_by_identity`).
         self.list_locals: frozenset[str] = frozenset()
         # Names bound to the items of a list of pieces (`for x in hand`): pieces themselves. And
         # to the numbers of a `range`: whole numbers (names are unique in a ruleset).
@@ -67,8 +68,10 @@ class ExprGen:
         # The grid zones whose top pieces the source looks up by (x, y) (runtime/grid.py Board).
         self.tops_by_xy: set[str] = set()
         # While a comprehension is written: the tables of grid zones its items read, each looked
-        # up once, before its first item, as a name of its own (source -> name).
+        # up once, before its first item, as a name of its own (source -> name). Off where the
+        # state may have no boards yet (the sizes and capacities of zones, initial values).
         self._hoisted: dict[str, str] | None = None
+        self.hoisting = True
 
     @contextlib.contextmanager
     def _walked_list(self) -> Iterator[None]:
@@ -196,8 +199,8 @@ class ExprGen:
             return self._holds(self.nested, node)
         return False
 
-    def named(self, f: d.FuncDef) -> set[str]:
-        """The parameters of `f` that every call gives a local holding a list (`list_locals`): kept, not made anew."""
+    def keyed_by_identity(self, f: d.FuncDef) -> set[str]:
+        """The parameters of `f` that every call gives a local of `list_locals`: a list that stays put there."""
         calls = self._gathered().get(f.name)
         return {param.ident for i, param in enumerate(f.params)
                 if calls and all(isinstance(a := c.args[i], m.Local) and a.name in self.list_locals for c in calls)}
@@ -405,7 +408,7 @@ class ExprGen:
         Each table (`_board_table`) is bound by a first clause over a 1-tuple: a name local to
         the comprehension, with no `:=`, which Python forbids in the lists a comprehension walks.
         """
-        if self._hoisted is not None:  # inside another: looked up by the outermost
+        if self._hoisted is not None or not self.hoisting:  # inside another: looked up by the outermost
             item, clauses = write()
             return f"[{item} {clauses}]"
         hoisted: dict[str, str] = {}

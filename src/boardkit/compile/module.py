@@ -125,20 +125,20 @@ def _functions(w: Writer, game: d.GameDef) -> None:
             w.line("_over_budget()", 2)
             w.line(f"return {body}", 1)
             continue
-        named = w.ex.named(f)
-        _remembered_fn(w, f"({f.name!r}, {_key(f, named)})", body, cost=cost, kept=named)
+        by_identity = w.ex.keyed_by_identity(f)
+        _remembered_fn(w, f"({f.name!r}, {_key(f, by_identity)})", body, cost=cost, kept=by_identity)
     w.line("")
 
 
-def _key(f: d.FuncDef, named: set[str]) -> str:
+def _key(f: d.FuncDef, by_identity: set[str]) -> str:
     """Source of a remembered function's key, but for its name: its arguments, a truth value apart from 0 and 1.
 
-    A list given from a local (`named`) keys by its identity: the memo keeps the list alive
+    A list given from a local (`by_identity`) keys by its identity: the memo keeps the list alive
     (`_remembered_fn`), so no other list takes its identity while the key stands, and rules
     never change a list in place.
     """
     return "".join(f"((_LISTED, _id({p.ident})) if {p.ident}.__class__ is list else {p.ident}), "
-                   f"{p.ident}.__class__ is bool, " if p.ident in named
+                   f"{p.ident}.__class__ is bool, " if p.ident in by_identity
                    else f"{p.ident}, {p.ident}.__class__ is bool, " for p in f.params)
 
 
@@ -176,12 +176,12 @@ def _projections(w: Writer, game: d.GameDef) -> None:
     for fname, names in w.ex.projections.items():
         f = game.funcs[fname]
         args = "".join(f", {p.ident}" for p in f.params)
-        named = w.ex.named(f)
+        by_identity = w.ex.keyed_by_identity(f)
         for attr in sorted(names):
             w.line(f"def FA_{fname}__{attr}(s{args}):")
             w.at(f.span, 1)
-            _remembered_fn(w, f"({f'{fname}.{attr}'!r}, {_key(f, named)})",
-                           f"[_x.attrs[{attr!r}] for _x in F_{fname}(s{args})]", kept=named)
+            _remembered_fn(w, f"({f'{fname}.{attr}'!r}, {_key(f, by_identity)})",
+                           f"[_x.attrs[{attr!r}] for _x in F_{fname}(s{args})]", kept=by_identity)
     w.line("")
 
 
@@ -264,7 +264,7 @@ def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int, *, lists
     nodes = m.walk(node)
     names = sorted({n.name for n in nodes if isinstance(n, m.Local)})
     sized = _sized_locals(nodes) & lists
-    lists = lists - sized
+    unkeyed = lists - sized
     key = "".join(f"(len(_v) if (_v := L[{n!r}]).__class__ is list else _v), " if n in sized
                   else f"L[{n!r}], L[{n!r}].__class__ is bool, " for n in names)
     w.line(f"def {name}(s, L):")
@@ -272,7 +272,7 @@ def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int, *, lists
     value, cost = _charged(w, node, 0)
     if not w.ex.distinct(node):
         value = f"_offered({value}, s)"
-    if lists.isdisjoint(names):
+    if unkeyed.isdisjoint(names):
         _remembered_fn(w, f"({site}, {key})", value, cost=cost)
         return name
     if cost:
@@ -297,16 +297,16 @@ def _list_locals(ex: ExprGen, proc: d.ProcDef) -> frozenset[str]:
 
 
 def _listed_names(ex: ExprGen, game: d.GameDef) -> frozenset[str]:
-    """The names of locals that hold a list in every procedure that has a local of that name.
+    """The names of locals that hold a list (or none) in every procedure that has a local of that name.
 
-    A call's arguments are read without their procedure (`ExprGen.named`), so by name alone.
+    A call's arguments are read without their procedure (`ExprGen.keyed_by_identity`), so by name alone.
     """
     listed: set[str] = set()
     other: set[str] = set()
     for proc in game.procs.values():
         kinds = _local_kinds(ex, proc)
-        listed.update(n for n, is_list in kinds.items() if is_list and n not in proc.params)
-        other.update(n for n, is_list in kinds.items() if not is_list or n in proc.params)
+        listed.update(n for n, is_list in kinds.items() if is_list)
+        other.update(n for n, is_list in kinds.items() if not is_list)
         other.update(proc.params)
     return frozenset(listed - other)
 
@@ -378,6 +378,7 @@ def _guard_fns(w: Writer, name: str, ins: d.Branch) -> str:
 
 def _declarations(w: Writer, game: d.GameDef) -> None:
     w.line("# Initial values of variables, capacities and sizes of zones, labels and parts of pieces.")
+    w.ex.hoisting = False  # worked out while the state is made, its boards among the last
     vars_ = [f"{v.name!r}: {_expr_fn(w, f'V_{v.name}', v.init, v.span)}" for v in game.vars.values()]
     w.line(f"VARS = {{{', '.join(vars_)}}}")
     caps, grids = [], []
@@ -388,6 +389,7 @@ def _declarations(w: Writer, game: d.GameDef) -> None:
             gw = _expr_fn(w, f"GW_{z.name}", z.grid.width, z.span)
             gh = _expr_fn(w, f"GH_{z.name}", z.grid.height, z.span)
             grids.append(f"{z.name!r}: ({gw}, {gh})")
+    w.ex.hoisting = True
     w.line(f"CAPACITY = {{{', '.join(caps)}}}")
     w.line(f"GRIDS = {{{', '.join(grids)}}}")
     labels, parts = [], []
