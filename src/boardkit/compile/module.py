@@ -190,9 +190,9 @@ def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], f
 
     Neither draws at random or calls itself (directly or not: the work budget bounds such
     recursion, and a remembered or written-out one would change what it allows). Remembered:
-    those that walk a list (where remembering pays for its key), themselves or through a
-    function that is always given a list and so remembers nothing (no key: trying one costs a
-    TypeError). Written out: the other small ones.
+    those not always given a list (no key: trying one costs a TypeError) that walk a list
+    (where remembering pays for its key), themselves or through a function that is always
+    given one and so remembers nothing. Written out: the other small ones.
     """
     calls: dict[str, set[str]] = {}
     chance: set[str] = set()
