@@ -288,3 +288,81 @@ def test_a_grid_size_that_reads_a_board_in_a_comprehension_is_worked_out_before_
     rules = boardkit.parse_ruleset(text, filename="sizes.bk")
     game = rules.new_game(players=2, seed=1)
     assert [m.label for m in game.legal_moves()] == ["0", "1", "2"]
+
+
+STACKS = '''game "Stacks"
+players 2
+component Disc { seat: int } label text(.seat)
+zone supply: pile, public
+zone board: grid(2, 2), public
+setup {
+  create 40 Disc(seat: 0) into supply
+}
+play {
+  loop {
+    turn 0 {
+      choose c from cells(board) + (if empty(occupied(board)) then [] else ["lift"]) prompt "cell"
+      if c == "lift" {
+        move 1 of [top(board, first(occupied(board)))] to supply
+      } else {
+        place first(supply) on board at c
+      }
+    }
+    if size(occupied(board)) == 4 {
+      end game "covered"
+    }
+  }
+}
+invariant "occupied counted" : size(occupied(board)) == size([c for c in cells(board) if top(board, c) != none])
+'''
+
+
+def test_a_count_of_occupied_cells_counts_each_cell_once_as_pieces_stack_and_leave() -> None:
+    """`size(occupied(g))` is the board's count of cells that hold a piece, not a list made to be counted."""
+    rules = boardkit.parse_ruleset(STACKS, filename="stacks.bk")
+    assert "len(s.boards[s.zf[1]].stacks)" in rules.python_source
+    game = rules.new_game(players=2, seed=1)
+    game.check_invariants = True
+    for label in ["0,0", "0,0", "1,0", "lift", "lift", "lift", "0,1", "0,1", "1,1", "0,0"]:
+        game.play(label)
+        assert not game.is_over
+    game.play("1,0")
+    assert game.end_reason == "covered"
+    for seed in range(6):
+        game = rules.new_game(players=2, seed=seed)
+        game.check_invariants = True
+        rng = random.Random(seed)
+        for _ in range(60):
+            if game.is_over:
+                break
+            game.apply_action(rng.randrange(len(game.legal_actions())))
+
+
+COUNTED = SUMS.replace("FUNCS", """func down(n) = if n > 0 then 1 + down(n - 1) else 0
+func both(n) = down(n) + down(n)
+func widen(xs) = 1 + xs
+func evens(n) = [both(k) for k in range(1, n)]""").replace(
+    "TURN", """let xs = [1]
+      choose n from evens(down(2)) + [0] prompt "number"
+      if n == 0 {
+        set total += widen(xs)
+      }
+      set total += n""")
+
+
+def test_sums_of_functions_that_give_numbers_add_in_place_and_keep_their_faults() -> None:
+    """`down` gives a number whenever it gives anything, so `both` adds without `_add`; `1 + xs` fails where it did."""
+    rules = boardkit.parse_ruleset(COUNTED, filename="counted.bk")
+    both = next(line for line in rules.python_source.splitlines()[1:] if "F_down(s, " in line and "return" in line
+                and "F_down(s, (" not in line)
+    assert "_add(" not in both
+    assert "('evens', _p_n_4, )" in rules.python_source  # every call gives `evens` a number: never a truth value
+    game = rules.new_game(players=2, seed=1)
+    assert [m.label for m in game.legal_moves()] == ["2", "4", "0"]
+    game.play("4")
+    assert game.state.vars["total"] == 4  # noqa: PLR2004 - twice down(2)
+    with pytest.raises(boardkit.RuleRuntimeError, match="cannot add a list to a number") as err:
+        game.play("0")
+    assert err.value.span is not None
+    assert (err.value.span.line, err.value.span.column) == (16, 13)  # the statement that called `widen`
+    assert game.state.vars["total"] == 4  # noqa: PLR2004 - the game did not move

@@ -117,15 +117,24 @@ class ExprGen:
         return False
 
     def number(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
-        """Whether `node` always evaluates to a whole number."""
+        """Whether `node`, when it has a value, has a whole number: never a truth value, list or text.
+
+        Arithmetic with one number on either side (on the left of `%`, which formats texts) gives
+        a number or fails, and so does negation. A function whose body gives one, and a parameter
+        that every call gives one, are known through `_holding`.
+        """
         if isinstance(node, m.Lit):
             return node.value.__class__ is int
         if isinstance(node, m.Bound):
-            return node.ident in self._int_vars
+            return node.ident in self._int_vars or self._holds(self.number, node)
+        if isinstance(node, m.FuncCall):
+            return self._holds(self.number, node)
         if isinstance(node, m.Unary):
-            return node.op == "-" and self.number(node.operand)
+            return node.op == "-"
         if isinstance(node, m.Binary):
-            return node.op in {"+", "-", "*", "/", "%"} and self.number(node.left) and self.number(node.right)
+            if node.op == "%":
+                return self.number(node.left)
+            return node.op in {"+", "-", "*", "/"} and (self.number(node.left) or self.number(node.right))
         if isinstance(node, m.BuiltinCall):
             return node.name in {"size", "count", "position"}
         if isinstance(node, m.Ternary):
@@ -333,7 +342,7 @@ class ExprGen:
         raise TypeError(msg)
 
     def _builtin(self, node: m.BuiltinCall) -> str:
-        counted = self._zone_count(node)
+        counted = self._zone_count(node) or self._occupied_count(node)
         if counted is not None:
             return counted
         if node.name == "nth":
@@ -509,6 +518,13 @@ class ExprGen:
             if (isinstance(attr, m.PieceAttr) and isinstance(attr.piece, m.Bound) and attr.piece.ident == where.it.ident
                     and not any(isinstance(n, m.Bound) and n.ident == where.it.ident for n in _all_nodes(value))):
                 return f"_zcount(s, {self.zone_slot(where.coll)}, {attr.name!r}, {self.gen(value)})"
+        return None
+
+    def _occupied_count(self, node: m.BuiltinCall) -> str | None:
+        """`size(occupied(g))`: the board's count of cells that hold a piece, not a list made to be counted."""
+        grid = node.args[0] if node.name == "size" and len(node.args) == 1 else None
+        if isinstance(grid, m.GridCall) and grid.name == "occupied" and not grid.args:
+            return f"len(s.boards[{self.zone_slot(grid.zone)}].stacks)"
         return None
 
     def _attr(self, node: m.Attr) -> str:

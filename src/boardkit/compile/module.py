@@ -126,19 +126,22 @@ def _functions(w: Writer, game: d.GameDef) -> None:
             w.line(f"return {body}", 1)
             continue
         by_identity = w.ex.keyed_by_identity(f)
-        _remembered_fn(w, f"({f.name!r}, {_key(f, by_identity)})", body, cost=cost, kept=by_identity)
+        numbers = {p.ident for p in f.params if w.ex.number(p)}
+        _remembered_fn(w, f"({f.name!r}, {_key(f, by_identity, numbers)})", body, cost=cost, kept=by_identity)
     w.line("")
 
 
-def _key(f: d.FuncDef, by_identity: set[str]) -> str:
+def _key(f: d.FuncDef, by_identity: set[str], numbers: set[str]) -> str:
     """Source of a remembered function's key, but for its name: its arguments, a truth value apart from 0 and 1.
 
     A list given from a local (`by_identity`) keys by its identity: the memo keeps the list alive
     (`_remembered_fn`), so no other list takes its identity while the key stands, and rules
-    never change a list in place.
+    never change a list in place. A parameter every call gives a number (`numbers`) is never a
+    truth value: it keys as it is.
     """
     return "".join(f"((_LISTED, _id({p.ident})) if {p.ident}.__class__ is list else {p.ident}), "
                    f"{p.ident}.__class__ is bool, " if p.ident in by_identity
+                   else f"{p.ident}, " if p.ident in numbers
                    else f"{p.ident}, {p.ident}.__class__ is bool, " for p in f.params)
 
 
@@ -177,10 +180,11 @@ def _projections(w: Writer, game: d.GameDef) -> None:
         f = game.funcs[fname]
         args = "".join(f", {p.ident}" for p in f.params)
         by_identity = w.ex.keyed_by_identity(f)
+        numbers = {p.ident for p in f.params if w.ex.number(p)}
         for attr in sorted(names):
             w.line(f"def FA_{fname}__{attr}(s{args}):")
             w.at(f.span, 1)
-            _remembered_fn(w, f"({f'{fname}.{attr}'!r}, {_key(f, by_identity)})",
+            _remembered_fn(w, f"({f'{fname}.{attr}'!r}, {_key(f, by_identity, numbers)})",
                            f"[_x.attrs[{attr!r}] for _x in F_{fname}(s{args})]", kept=by_identity)
     w.line("")
 
