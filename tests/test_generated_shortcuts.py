@@ -366,3 +366,52 @@ def test_sums_of_functions_that_give_numbers_add_in_place_and_keep_their_faults(
     assert err.value.span is not None
     assert (err.value.span.line, err.value.span.column) == (16, 13)  # the statement that called `widen`
     assert game.state.vars["total"] == 4  # noqa: PLR2004 - the game did not move
+
+
+LINES = '''game "Lines"
+players 2
+component Disc { seat: int } label text(.seat)
+zone supply[Player]: pile, public
+zone board: grid(4, 1), public
+var winner = none
+setup {
+  for p in players {
+    create 4 Disc(seat: p) into supply[p]
+  }
+}
+func mine(p, x) = x >= 0 and x <= 3 and top(board, cell(x, 0)) != none and top(board, cell(x, 0)).seat == p
+func run(p, x, dx) = if mine(p, x + dx) then 1 + run(p, x + dx, dx) else 0
+func line(p, x) = 1 + run(p, x, 1) + run(p, x, 0 - 1)
+play {
+  let p = 0
+  loop {
+    turn p {
+      choose x from [x for x in range(0, 3) if top(board, cell(x, 0)) == none] prompt "cell"
+      place first(supply[p]) on board at cell(x, 0)
+      if line(p, x) >= 2 {
+        set winner = p
+        end game "two in a row"
+      }
+    }
+    set p = next(p)
+  }
+}
+score p = if p == winner then 1 else 0
+'''
+
+
+def test_numbers_known_from_locals_and_calls_look_up_cells_without_checks_and_find_the_same_lines() -> None:
+    """`x` is chosen from numbers and `p` counts players, so `run(p, x + dx, dx)` is always given numbers."""
+    rules = boardkit.parse_ruleset(LINES, filename="lines.bk")
+    mine = next(line for line in rules.python_source.splitlines() if "tops.get((" in line)
+    assert "__class__ is _int" not in mine
+    run = rules.python_source.split("def F_run(")[1].split("def ")[0]
+    assert "_joined(" not in run  # `x + dx` adds numbers in place
+    game = rules.new_game(players=2, seed=1)
+    for label in ["0", "2", "3"]:
+        game.play(label)
+    assert game.scores() == [0, 0] and not game.is_over
+    assert [m.label for m in game.legal_moves()] == ["1"]
+    game.play("1")
+    assert game.end_reason == "two in a row"
+    assert game.state.vars["winner"] == 1

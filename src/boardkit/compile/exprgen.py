@@ -53,6 +53,10 @@ class ExprGen:
         # name is (set by the module writer before any source is made): a function given one
         # keys it by identity (`keyed_by_identity`).
         self.list_locals: frozenset[str] = frozenset()
+        # The names of procedure locals that always hold a whole number (set by the module
+        # writer, `_numbered_names`): what `number` knows of a local.
+        self.number_locals: frozenset[str] = frozenset()
+        self._ranged: set[str] = set()
         # Names bound to the items of a list of pieces (`for x in hand`): pieces themselves. And
         # to the numbers of a `range`: whole numbers (names are unique in a ruleset).
         self._piece_vars: set[str] = set()
@@ -116,7 +120,7 @@ class ExprGen:
             return self._holds(self.pieces, node)
         return False
 
-    def number(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
+    def number(self, node: m.Expr) -> bool:  # noqa: C901, PLR0911 - one answer per kind of expression
         """Whether `node`, when it has a value, has a whole number: never a truth value, list or text.
 
         Arithmetic with one number on either side (on the left of `%`, which formats texts) gives
@@ -126,7 +130,11 @@ class ExprGen:
         if isinstance(node, m.Lit):
             return node.value.__class__ is int
         if isinstance(node, m.Bound):
-            return node.ident in self._int_vars or self._holds(self.number, node)
+            return node.ident in self._int_vars or node.ident in self._range_vars() or self._holds(self.number, node)
+        if isinstance(node, m.Local):
+            return node.name in self.number_locals
+        if isinstance(node, m.StateRef):
+            return node.name != "players"  # the number of players
         if isinstance(node, m.FuncCall):
             return self._holds(self.number, node)
         if isinstance(node, m.Unary):
@@ -136,10 +144,33 @@ class ExprGen:
                 return self.number(node.left)
             return node.op in {"+", "-", "*", "/"} and (self.number(node.left) or self.number(node.right))
         if isinstance(node, m.BuiltinCall):
-            return node.name in {"size", "count", "position"}
+            return node.name in {"size", "count", "position", "next", "abs"}
         if isinstance(node, m.Ternary):
             return self.number(node.then) and self.number(node.other)
         return False
+
+    def numbers(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
+        """Whether `node`, when it has a value, has a list of whole numbers: a choice from it binds a number."""
+        if isinstance(node, m.ListLit):
+            return all(self.number(x) for x in node.items)
+        if isinstance(node, m.StateRef):
+            return node.name == "players"
+        if isinstance(node, m.BuiltinCall):
+            return node.name == "range"
+        if isinstance(node, m.ListComp):
+            return self.number(node.elt)
+        if isinstance(node, m.Binary):
+            return node.op == "+" and self.numbers(node.left) and self.numbers(node.right)
+        if isinstance(node, m.Ternary):
+            return self.numbers(node.then) and self.numbers(node.other)
+        if isinstance(node, m.FuncCall | m.Bound):
+            return self._holds(self.numbers, node)
+        return False
+
+    def forget_numbers(self) -> None:
+        """Drops what `number` and `numbers` found of functions and parameters: `number_locals` changed."""
+        for test in (self.number, self.numbers):
+            self._holding_found.pop(test.__name__, None)
 
     def distinct(self, node: m.Expr) -> bool:  # noqa: PLR0911 - one answer per kind of expression
         """Whether `node` always evaluates to distinct values, none of them pieces.
@@ -215,14 +246,21 @@ class ExprGen:
                 if calls and all(isinstance(a := c.args[i], m.Local) and a.name in self.list_locals for c in calls)}
 
     def _gathered(self) -> dict[str, list[m.FuncCall]]:
-        """Every call of a user function in the rules, by function name."""
+        """Every call of a user function in the rules, by function name (and `_ranged`, on the way)."""
         if self._calls is None:
             self._calls = {}
             # Constants are left out: the checker allows no calls in them, and data tables are most of the model.
             for n in _all_nodes(self.game, skip=d.ConstDef):
                 if isinstance(n, m.FuncCall):
                     self._calls.setdefault(n.name, []).append(n)
+                elif isinstance(n, m.CompFor) and isinstance(n.iter, m.BuiltinCall) and n.iter.name == "range":
+                    self._ranged.add(n.var.ident)
         return self._calls
+
+    def _range_vars(self) -> set[str]:
+        """The names comprehensions bind to the numbers of a `range`, anywhere in the rules."""
+        self._gathered()
+        return self._ranged
 
     def _holds(self, test: Callable[[m.Expr], bool], node: m.FuncCall | m.Bound) -> bool:
         """Whether a call's result, or a parameter, always passes `test` (`_holding`)."""
@@ -234,14 +272,21 @@ class ExprGen:
 
         Both sets grow together until neither does. While they grow, the test reads them as
         they stand, so a function that calls itself is judged by its other answers.
+
+        Numbers (`_SHRINKING`) are found the other way: every function and parameter is taken
+        to give one, and those whose body or calls do not are dropped until none is. A parameter
+        that a function passes on to itself changed (`run(x + dx)`) stays a number: each call
+        gives it one if the call before it did, and the first call comes from elsewhere.
         """
         found = self._holding_found.get(test.__name__)
         if found is not None:
             return found
+        calls = self._gathered()
+        if test.__name__ in _SHRINKING:
+            return self._shrunk(test, calls)
         funcs: set[str] = set()
         params: set[str] = set()
         self._holding_found[test.__name__] = (funcs, params)
-        calls = self._gathered()
         grew = True
         while grew:
             grew = False
@@ -254,6 +299,24 @@ class ExprGen:
                     if param.ident not in params and sites and all(test(a) for a in sites):
                         params.add(param.ident)
                         grew = True
+        return funcs, params
+
+    def _shrunk(self, test: Callable[[m.Expr], bool], calls: dict[str, list[m.FuncCall]]) -> tuple[set[str], set[str]]:
+        """`_holding` from every function and parameter down to those that keep passing `test`."""
+        funcs = set(self.game.funcs)
+        params = {p.ident for f in self.game.funcs.values() for p in f.params if calls.get(f.name)}
+        self._holding_found[test.__name__] = (funcs, params)
+        shrank = True
+        while shrank:
+            shrank = False
+            for f in self.game.funcs.values():
+                if f.name in funcs and not test(f.body):
+                    funcs.discard(f.name)
+                    shrank = True
+                for i, param in enumerate(f.params):
+                    if param.ident in params and not all(test(c.args[i]) for c in calls[f.name]):
+                        params.discard(param.ident)
+                        shrank = True
         return funcs, params
 
     def gen(self, node: m.Expr | m.KeyFunc) -> str:  # noqa: C901, PLR0911, PLR0912
@@ -547,6 +610,9 @@ class ExprGen:
 # the same faults, without a call.
 _INLINE = {"first": "({})[0]", "last": "({})[-1]", "empty": "(not {})", "size": "len({})",
            "next": "((({}) + 1) % s.nplayers)"}
+
+# The tests `_holding` answers from the largest sets down (see there).
+_SHRINKING = frozenset({"number", "numbers"})
 
 # The longest list of fixed length charged with a function's call rather than when walked.
 _FIXED_MAX = 1000

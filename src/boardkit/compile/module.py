@@ -45,6 +45,7 @@ def generate(game: d.GameDef) -> str:
     ex.remembered, inlined = _kinds_of_functions(ex, game)
     ex.inlined = {name: game.funcs[name] for name in inlined}
     ex.list_locals = _listed_names(ex, game)
+    ex.number_locals = _numbered_names(ex, game)
     w = Writer(ex)
     files = ", ".join(sorted(game.sources)) or game.name
     body = w.part()
@@ -313,6 +314,48 @@ def _listed_names(ex: ExprGen, game: d.GameDef) -> frozenset[str]:
         other.update(n for n, is_list in kinds.items() if not is_list)
         other.update(proc.params)
     return frozenset(listed - other)
+
+
+def _numbered_names(ex: ExprGen, game: d.GameDef) -> frozenset[str]:
+    """The names of locals that hold a whole number in every procedure that has a local of that name.
+
+    Every local is taken to hold one, and those given anything else are dropped until none is
+    (`set n = n + 1` keeps a number if `n` held one). A procedure's parameters are given their
+    values by its calls. A local's number may come from a function (`let y = height(x)`) whose
+    parameter is a number because a local is (`height(x)`): what `ExprGen` knows of functions
+    is worked out again for each round.
+    """
+    bound = [(proc, ins) for proc in game.procs.values() for ins in proc.code
+             if isinstance(ins, d.Let | d.SetLocal | d.Choose | d.IterNext | d.CallProc)]
+    names = frozenset(name for proc, ins in bound for name, _ in _given(ex, proc, ins, game, judged=False))
+    while True:
+        ex.number_locals = names
+        ex.forget_numbers()
+        dropped = {name for proc, ins in bound for name, number in _given(ex, proc, ins, game) if not number}
+        if names.isdisjoint(dropped):
+            return names
+        names -= dropped
+
+
+def _given(ex: ExprGen, proc: d.ProcDef, ins: d.Let | d.SetLocal | d.Choose | d.IterNext | d.CallProc,
+           game: d.GameDef, *, judged: bool = True) -> list[tuple[str, bool]]:
+    """The locals an instruction gives a value, each with whether it is a whole number (or a fault).
+
+    Not `judged`: the locals alone, each with False.
+    """
+    if isinstance(ins, d.CallProc):
+        params = game.procs[ins.proc].params
+        return [(p, judged and ex.number(a)) for p, a in zip(params, ins.args, strict=True)]
+    if not judged:
+        return [(ins.var if isinstance(ins, d.Choose | d.IterNext) else ins.name, False)]
+    if isinstance(ins, d.Choose):
+        return [(ins.var, ins.optional is None and ex.numbers(ins.domain))]
+    if isinstance(ins, d.IterNext):
+        items = next(i.items for i in proc.code if isinstance(i, d.IterInit) and i.slot == ins.slot)
+        return [(ins.var, items is not None and ex.numbers(items))]
+    if isinstance(ins, d.SetLocal) and ins.op != "=":
+        return [(ins.name, True)]  # `+=` or `-=` on a number gives a number, or fails
+    return [(ins.name, ex.number(ins.value))]
 
 
 def _local_kinds(ex: ExprGen, proc: d.ProcDef) -> dict[str, bool]:
