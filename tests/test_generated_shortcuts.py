@@ -213,7 +213,8 @@ zone board: grid(3, 3), public
 setup {
   create 9 Disc(seat: 0) into supply
 }
-func height(x) = size([y for y in range(0, 2) if top(board, cell(x, y)) != none])
+const ROWS = range(0, 2)
+func height(x) = size([y for y in ROWS if top(board, cell(x, y)) != none])
 play {
   loop {
     turn 0 {
@@ -415,3 +416,86 @@ def test_numbers_known_from_locals_and_calls_look_up_cells_without_checks_and_fi
     game.play("1")
     assert game.end_reason == "two in a row"
     assert game.state.vars["winner"] == 1
+
+
+def test_pieces_made_alike_share_a_label_that_reads_only_their_attributes() -> None:
+    """A label of attributes is worked out once per `create`; one that reads the game, for each piece."""
+    text = CARDS.replace("label .colour", 'label text(.colour) + "-" + text(size(table))')
+    assert "LABELS_OF_ATTRIBUTES = ()" in boardkit.parse_ruleset(text, filename="t.bk").python_source
+    rules = cards_rules()
+    assert "LABELS_OF_ATTRIBUTES = ('Card',)" in rules.python_source
+    game = rules.new_game(players=2, seed=1)
+    labels = sorted(p.label for p in game.state.pieces)
+    assert labels == sorted(["red", "blue", "green"] * 6)
+    game = boardkit.parse_ruleset(text, filename="t.bk").new_game(players=2, seed=1)
+    assert sorted(p.label for p in game.state.pieces) == sorted(["red-0", "blue-0", "green-0"] * 6)
+
+
+UNROLLED = CARDS.replace("play {", '''func held(p) = [c for c in Colour if count(hand[p] where .colour == c) > 0]
+func held_count(p) = size([c for c in Colour if count(hand[p] where .colour == c) > 0])
+func tenths(k) = [nth([10, 20], i) for i in range(1, k)]
+func tenths_spelled() = [nth([10, 20], i) for i in range(1, 3)]
+play {''', 1) + '''invariant "written out agrees" for p in players :
+  held(p) == [c for c in Colour if c in hand[p].colour] and held_count(p) == size(distinct(hand[p].colour))
+'''
+
+
+def test_comprehensions_over_short_spelled_lists_are_written_out_and_agree_with_the_loop() -> None:
+    """`[... for c in Colour ...]` in a function is a list display, one item per colour, in the same order."""
+    rules = boardkit.parse_ruleset(UNROLLED, filename="unrolled.bk")
+    source = rules.python_source
+    held = source.split("def F_held(")[1].split("def ")[0]
+    assert "*(('red',) if " in held and " for " not in held
+    assert "(1 if " in source.split("def F_held_count(")[1].split("def ")[0]
+    for seed in range(8):
+        game = rules.new_game(players=2, seed=seed)
+        game.check_invariants = True
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.apply_action(rng.randrange(len(game.legal_actions())))
+
+
+def test_a_fault_in_a_written_out_item_is_the_loop_s_fault() -> None:
+    """The third item fails in both forms, with the same message, at the same place."""
+    messages = []
+    for call in ["tenths(3)", "tenths_spelled()"]:
+        text = UNROLLED.replace("move min(2, size(deck)) of deck to hand[p]", f"set total += size({call})").replace(
+            "players 2", "players 2\nvar total = 0", 1)
+        game = boardkit.parse_ruleset(text, filename="fault.bk").new_game(players=2, seed=1)
+        game.play(game.legal_moves()[0].label)
+        with pytest.raises(boardkit.RuleRuntimeError) as err:
+            game.play(game.legal_moves()[0].label)
+        messages.append(str(err.value))
+    assert messages[0] == messages[1]
+    assert "position 3 is outside a list of 2" in messages[0]
+
+
+CREATED_FOR = '''game "Created"
+players 2
+component Disc { seat: int } label text(.seat)
+zone supply: pile, public
+zone board: grid(2, 1), public
+zone out: pile, public
+setup {
+  create 2 Disc(seat: 0) into supply
+  place first(supply) on board at cell(1, 0)
+  create 1 Disc(seat: 9) for x in LIST if top(board, cell(x, 0)) != none into out
+}
+play {
+  let x = 0
+  turn x {
+    choose k from [1, 2] prompt "k"
+  }
+  end game "done"
+}
+'''
+
+
+def test_a_create_loop_variable_is_a_number_only_when_its_list_holds_numbers() -> None:
+    """`x` is a number in `play`, but `create ... for x in [true]` gives it a truth value: no cell matches it."""
+    with pytest.raises(boardkit.RuleRuntimeError, match=r"'True,0' is not a cell of grid 'board'"):
+        boardkit.parse_ruleset(CREATED_FOR.replace("LIST", "[true]"), filename="created.bk").new_game(players=2, seed=1)
+    rules = boardkit.parse_ruleset(CREATED_FOR.replace("LIST", "[0, 1]"), filename="created.bk")
+    assert "(L['x']).__class__ is _int" not in rules.python_source
+    game = rules.new_game(players=2, seed=1)
+    assert [p.label for p in game.state.zones[game.state.layout.zslot["out"]]] == ["9"]

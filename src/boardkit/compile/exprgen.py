@@ -405,7 +405,7 @@ class ExprGen:
         raise TypeError(msg)
 
     def _builtin(self, node: m.BuiltinCall) -> str:
-        counted = self._zone_count(node) or self._occupied_count(node)
+        counted = self._zone_count(node) or self._occupied_count(node) or self._unrolled_size(node)
         if counted is not None:
             return counted
         if node.name == "nth":
@@ -504,6 +504,10 @@ class ExprGen:
         return self._hoisting(write)
 
     def _comprehension(self, node: m.ListComp) -> str:
+        unrolled = self._unrolled(node)
+        if unrolled is not None:
+            return self._unrolled_list(unrolled)
+
         def write() -> tuple[str, str]:
             clauses = []
             base = self._inside
@@ -524,6 +528,69 @@ class ExprGen:
             finally:
                 self._inside = base
         return self._hoisting(write)
+
+    def _unrolled(self, node: m.ListComp) -> list[tuple[m.Expr, m.Expr | None]] | None:
+        """Each item and condition of a comprehension over a short list the rule text spells out, or None.
+
+        The variable is replaced by each value in turn, so the comprehension is written as a
+        list display: in Python 3.11 a comprehension is a function made and called at every
+        evaluation. Only where the list is charged with the function's call (`_walked`).
+        """
+        if len(node.fors) != 1 or self.charged is None or self._inside or self._iterable:
+            return None
+        f = node.fors[0]
+        values = self._spelled(f.iter)
+        if values is None or len(values) > _UNROLL_MAX:
+            return None
+        self.charged += len(values)
+        out: list[tuple[m.Expr, m.Expr | None]] = []
+        for v in values:
+            each: dict[str, m.Expr] = {f.var.ident: m.Lit(f.var.span, v)}
+            cond = None if f.cond is None else cast("m.Expr", _substitute(f.cond, each))
+            out.append((cast("m.Expr", _substitute(node.elt, each)), cond))
+        return out
+
+    def _spelled(self, node: m.Expr) -> list[m.Scalar] | None:
+        """The values of a list the rules write out: an enum, a display of literals, a range between two numbers."""
+        if isinstance(node, m.ConstRef):
+            node = self.game.consts[node.name].value
+            if isinstance(node, m.BuiltinCall):
+                return None  # walked as the constant's value, not as a range
+        if isinstance(node, m.EnumList):
+            return list(node.members)
+        if isinstance(node, m.ListLit) and all(isinstance(x, m.Lit) for x in node.items):
+            return [cast("m.Lit", x).value for x in node.items]
+        if isinstance(node, m.BuiltinCall) and node.name == "range" and len(node.args) == 2:  # noqa: PLR2004 - both ends
+            low, high = (a.value if isinstance(a, m.Lit) else None for a in node.args)
+            if isinstance(low, int) and isinstance(high, int) and low.__class__ is high.__class__ is int:
+                return list(range(low, high + 1))
+        return None
+
+    def _unrolled_list(self, items: list[tuple[m.Expr, m.Expr | None]]) -> str:
+        """A list display of the items, each kept if its condition holds: the same order of evaluation."""
+        self._inside += 1  # each item's source is the comprehension's body, once per value
+        try:
+            parts = []
+            for elt, cond in items:
+                item = self.gen(elt)
+                parts.append(item if cond is None else f"*(({item},) if {self.gen(cond)} else ())")
+        finally:
+            self._inside -= 1
+        return f"[{', '.join(parts)}]"
+
+    def _unrolled_size(self, node: m.BuiltinCall) -> str | None:
+        """`size` of a comprehension written out: a count of the conditions that hold, where the items cost nothing."""
+        comp = node.args[0] if node.name == "size" and len(node.args) == 1 else None
+        items = self._unrolled(comp) if isinstance(comp, m.ListComp) else None
+        if items is None:
+            return None
+        if not all(cond is not None and _plain(elt) for elt, cond in items):
+            return f"len({self._unrolled_list(items)})"
+        self._inside += 1
+        try:
+            return "(" + " + ".join(["0", *(f"(1 if {self.gen(cast('m.Expr', c))} else 0)" for _, c in items)]) + ")"
+        finally:
+            self._inside -= 1
 
     def _walked(self, node: m.Expr) -> str:
         """Source of a list a comprehension walks, charged to the work budget.
@@ -613,6 +680,9 @@ _INLINE = {"first": "({})[0]", "last": "({})[-1]", "empty": "(not {})", "size": 
 
 # The tests `_holding` answers from the largest sets down (see there).
 _SHRINKING = frozenset({"number", "numbers"})
+
+# The longest list a comprehension over is written out item by item (`_unrolled`).
+_UNROLL_MAX = 8
 
 # The longest list of fixed length charged with a function's call rather than when walked.
 _FIXED_MAX = 1000

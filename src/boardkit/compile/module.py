@@ -316,6 +316,25 @@ def _listed_names(ex: ExprGen, game: d.GameDef) -> frozenset[str]:
     return frozenset(listed - other)
 
 
+def _of_attributes(label: m.Expr, it: str) -> bool:
+    """Whether a label reads nothing but its piece's attributes, literals, constants and options."""
+    for n in m.walk(label):
+        if isinstance(n, m.Attr | m.PieceAttr):
+            obj = n.obj if isinstance(n, m.Attr) else n.piece
+            if not (isinstance(obj, m.Bound) and obj.ident == it):
+                return False
+        elif isinstance(n, m.BuiltinCall):
+            if n.needs_state:
+                return False
+        elif not isinstance(n, _LABEL_PARTS) and not (isinstance(n, m.Bound) and n.ident == it):
+            return False
+    return True
+
+
+# What a label may be made of and still read only its piece's attributes (with `_of_attributes`).
+_LABEL_PARTS = (m.Lit, m.ConstRef, m.OptionRef, m.EnumList, m.ListLit, m.Unary, m.Binary, m.BoolOp, m.Ternary)
+
+
 def _numbered_names(ex: ExprGen, game: d.GameDef) -> frozenset[str]:
     """The names of locals that hold a whole number in every procedure that has a local of that name.
 
@@ -326,7 +345,7 @@ def _numbered_names(ex: ExprGen, game: d.GameDef) -> frozenset[str]:
     is worked out again for each round.
     """
     bound = [(proc, ins) for proc in game.procs.values() for ins in proc.code
-             if isinstance(ins, d.Let | d.SetLocal | d.Choose | d.IterNext | d.CallProc)]
+             if isinstance(ins, d.Let | d.SetLocal | d.Choose | d.IterNext | d.CallProc | d.Create)]
     names = frozenset(name for proc, ins in bound for name, _ in _given(ex, proc, ins, game, judged=False))
     while True:
         ex.number_locals = names
@@ -337,12 +356,15 @@ def _numbered_names(ex: ExprGen, game: d.GameDef) -> frozenset[str]:
         names -= dropped
 
 
-def _given(ex: ExprGen, proc: d.ProcDef, ins: d.Let | d.SetLocal | d.Choose | d.IterNext | d.CallProc,
+def _given(ex: ExprGen, proc: d.ProcDef, ins: d.Let | d.SetLocal | d.Choose | d.IterNext | d.CallProc | d.Create,  # noqa: PLR0911
            game: d.GameDef, *, judged: bool = True) -> list[tuple[str, bool]]:
     """The locals an instruction gives a value, each with whether it is a whole number (or a fault).
 
-    Not `judged`: the locals alone, each with False.
+    Not `judged`: the locals alone, each with False. The loop variables of `create ... for` are
+    locals of the statement, given the items of their lists.
     """
+    if isinstance(ins, d.Create):
+        return [(f.var.ident, judged and ex.numbers(f.iter)) for f in ins.fors]
     if isinstance(ins, d.CallProc):
         params = game.procs[ins.proc].params
         return [(p, judged and ex.number(a)) for p, a in zip(params, ins.args, strict=True)]
@@ -446,6 +468,9 @@ def _declarations(w: Writer, game: d.GameDef) -> None:
         if c.parts is not None:
             parts.append(f"{c.name!r}: {_expr_fn(w, f'PARTS_{c.name}', c.parts, c.span, args='s, ' + c.it.ident)}")
     w.line(f"LABELS = {{{', '.join(labels)}}}")
+    alike = sorted(c.name for c in game.components.values() if c.label is None or _of_attributes(c.label, c.it.ident))
+    w.line("# Components whose label reads only the piece's attributes: pieces made alike share one.")
+    w.line(f"LABELS_OF_ATTRIBUTES = {tuple(alike)!r}")
     w.line(f"PARTS = {{{', '.join(parts)}}}")
     w.line("# Scores and tiebreaks: expressions of one player, a local.")
     score = _expr_fn(w, "SCORE", game.score.expr, game.score.span) if game.score is not None else "None"

@@ -116,6 +116,7 @@ class Program:
         self.capacity: dict[str, SiteFn] = ns["CAPACITY"]
         self.grid_size: dict[str, tuple[SiteFn, SiteFn]] = ns["GRIDS"]
         self.labels: dict[str, PieceFn] = ns["LABELS"]
+        self.labels_of_attributes = frozenset[str](ns["LABELS_OF_ATTRIBUTES"])
         self.parts: dict[str, PieceFn] = ns["PARTS"]
         self.score: SiteFn | None = ns["SCORE"]
         self.score_param: str = ns["SCORE_PARAM"]

@@ -319,10 +319,14 @@ class State:
         """Creates `count` pieces of one type in a zone."""
         self.memo = {}
         label = self.program.labels.get(type_name)
+        alike = type_name in self.program.labels_of_attributes  # one label for all: they share `attrs`
+        text: str | None = None
         ids: list[int] = []
         for _ in range(count):
             piece = Piece(len(self.pieces), type_name, attrs, "")
-            piece.label = str(label(self, piece)) if label else "-".join(str(v) for v in attrs.values())
+            if text is None or not alike:
+                text = str(label(self, piece)) if label else "-".join(str(v) for v in attrs.values())
+            piece.label = text
             self.pieces.append(piece)
             self.loc.append(slot)
             ids.append(piece.id)
