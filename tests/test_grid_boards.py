@@ -134,3 +134,84 @@ def test_a_cell_is_its_text() -> None:
     assert cell(True, 2) == "True,2"
     assert cell(1.0, 2) == "1.0,2"
     assert cell(-1, 200) == "-1,200"
+
+
+def board_contents(board: Board) -> tuple[Any, ...]:
+    """Everything a board holds, as plain copies."""
+    return (dict(board.stacks), dict(board.at), dict(board.levels), dict(board.parts), dict(board.shown),
+            dict(board.tops), dict(board.heights), board.occupied())
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_board_changed_in_place_holds_what_new_boards_hold_and_leaves_its_original_alone(seed: int) -> None:
+    rng = random.Random(seed)
+    start, on = random_board(rng, 12)
+    before = board_contents(start)
+    own = start.owned_copy(owner := object())
+    assert own.owner is owner
+    new = start
+    runs, _ = start.geo.lines(2)
+    for i in range(100, 140):
+        free = [p for p in on if all(new.stacks[c][0] is p for c in new.at[p.id])]
+        if free and rng.random() < 0.3:
+            p = rng.choice(free)
+            new = new.removed(p)
+            own.remove_here(p)
+            on.remove(p)
+        else:
+            t = tile(i, rng)
+            cells, parts = rng.choice(runs), (t.attrs["a"], t.attrs["b"])
+            new, level = new.placed(t, cells, parts)
+            assert own.place_here(t, cells, parts) == level
+            on.append(t)
+        assert board_contents(own) == board_contents(new)
+    assert board_contents(start) == before
+
+
+def test_a_piece_under_another_cannot_leave_and_the_board_stays_as_it_was() -> None:
+    rng = random.Random(3)
+    board = Board.empty(geometry(3, 1), by_xy=False).owned_copy(object())
+    low, high = tile(1, rng), tile(2, rng)
+    board.place_here(low, ("0,0", "1,0"), ("red", "red"))
+    board.place_here(high, ("1,0", "2,0"), ("blue", "blue"))
+    before = board_contents(board)
+    with pytest.raises(ValueError, match="cannot leave the grid"):
+        board.remove_here(low)
+    assert board_contents(board) == before
+
+
+def test_clones_checkpoints_and_trials_keep_their_boards_while_the_game_places_pieces() -> None:
+    """Boards are changed in place only between two snapshots: a clone's moves and undo see their own."""
+    rules = boardkit.load_ruleset("benchmarks/connect_four.bk")
+    slot = rules.new_game(players=2, seed=5).state.layout.zslot["board"]
+    rng = random.Random(5)
+    game = rules.new_game(players=2, seed=5)
+    seen = [board_contents(game.state.boards[slot])]
+    while not game.is_over:
+        twin, other = game.clone(), game.clone()
+        for _ in range(3):
+            if not twin.is_over:
+                twin.apply_action(rng.randrange(len(twin.legal_actions())))
+        assert board_contents(game.state.boards[slot]) == seen[-1]
+        game.apply_action(rng.randrange(len(game.legal_actions())))
+        seen.append(board_contents(game.state.boards[slot]))
+        assert board_contents(other.state.boards[slot]) == seen[-2]  # a clone that has not moved
+    for expected in reversed(seen[:-1]):
+        game.undo()
+        assert board_contents(game.state.boards[slot]) == expected
+
+
+def test_undo_gets_back_each_board_a_game_changed_in_place() -> None:
+    """Undo checkpoints share the boards of their moment: the moves after them change copies."""
+    rules = boardkit.load_ruleset("benchmarks/connect_four.bk")
+    for seed in range(3):
+        game = rules.new_game(players=2, seed=seed)
+        slot = game.state.layout.zslot["board"]
+        rng = random.Random(seed)
+        seen = [board_contents(game.state.boards[slot])]
+        while not game.is_over:
+            game.apply_action(rng.randrange(len(game.legal_actions())))
+            seen.append(board_contents(game.state.boards[slot]))
+        for expected in reversed(seen[:-1]):
+            game.undo()
+            assert board_contents(game.state.boards[slot]) == expected

@@ -131,7 +131,11 @@ def geometry(w: int, h: int) -> Geometry:
 
 
 class Board:
-    """The pieces on one grid zone. Immutable: `placed` and `removed` return new Boards.
+    """The pieces on one grid zone: new Boards from `placed` and `removed`, or changed in place.
+
+    A board that only its state holds (`owner` is the state's `token`) is changed in place
+    (`place_here`, `remove_here`): a snapshot or copy of the state gives it a new token, so
+    that the boards they share are copied before their next change (`own`).
 
     `stacks` maps each occupied cell to its pieces, top first; `at` maps a piece id to the
     cells it covers (in the order it was placed, part i on cell i); `levels` gives each piece's
@@ -142,8 +146,8 @@ class Board:
     twice, by name and by (x, y): the generated code makes no name (compile/exprgen.py).
     """
 
-    __slots__ = ("_groups", "_occupied", "_rims", "at", "geo", "heights", "levels", "parts", "shown", "stacks",
-                 "tops", "xy")
+    __slots__ = ("_groups", "_occupied", "_rims", "at", "geo", "heights", "levels", "owner", "parts", "shown",
+                 "stacks", "tops", "xy")
 
     def __init__(self, geo: Geometry, *, stacks: dict[str, tuple[Piece, ...]], at: dict[int, tuple[str, ...]],
                  levels: dict[int, int], parts: dict[int, tuple[Any, ...]], shown: dict[str, Any],
@@ -161,6 +165,7 @@ class Board:
         self._groups: tuple[dict[str, int], list[list[str]], list[frozenset[str]]] | None = None
         self._occupied: list[str] | None = None
         self._rims: dict[int, frozenset[str]] = {}
+        self.owner: object = None
 
     @classmethod
     def empty(cls, geo: Geometry, *, by_xy: bool) -> Board:
@@ -194,6 +199,65 @@ class Board:
         board = Board(self.geo, stacks=stacks, at={**self.at, piece.id: cells}, levels={**self.levels, piece.id: level},
                       parts={**self.parts, piece.id: parts}, shown=shown, tops=tops, heights=heights, xy=xy)
         return board, level
+
+    def owned_copy(self, owner: object) -> Board:
+        """Returns a copy of this board that `owner` may change in place."""
+        board = Board(self.geo, stacks=dict(self.stacks), at=dict(self.at), levels=dict(self.levels),
+                      parts=dict(self.parts), shown=dict(self.shown), tops=self.tops.copy(),
+                      heights=self.heights.copy(), xy=self.xy)
+        board.owner = owner
+        return board
+
+    def place_here(self, piece: Piece, cells: tuple[str, ...], parts: tuple[Any, ...]) -> int:
+        """`placed`, on this board itself (its state's own); returns the piece's level."""
+        stacks, shown, tops, heights, xy = self.stacks, self.shown, self.tops, self.heights, self.xy
+        level = 1 + max(heights.get(c, 0) for c in cells)
+        for c, v in zip(cells, parts, strict=True):
+            stacks[c] = (piece, *stacks.get(c, ()))
+            shown[c] = v
+            tops[c] = piece
+            if xy is not None:
+                tops[xy[c]] = piece
+            heights[c] = level
+        self.at[piece.id] = cells
+        self.levels[piece.id] = level
+        self.parts[piece.id] = parts
+        self._forget()
+        return level
+
+    def remove_here(self, piece: Piece) -> None:
+        """`removed`, on this board itself (its state's own); changes nothing if the piece cannot leave."""
+        cells = self.at[piece.id]
+        stacks, shown, tops, heights = self.stacks, self.shown, self.tops, self.heights
+        for c in cells:
+            if stacks[c][0] is not piece:
+                msg = f"{piece.label!r} cannot leave the grid: {stacks[c][0].label!r} lies on it at cell {c}"
+                raise ValueError(msg)
+        for c in cells:
+            st = stacks[c]
+            if len(st) == 1:
+                del stacks[c]
+                del shown[c]
+                tops[c] = None
+                heights[c] = 0
+            else:
+                stacks[c] = st[1:]
+                below = st[1]
+                shown[c] = self.parts[below.id][self.at[below.id].index(c)]
+                tops[c] = below
+                heights[c] = self.levels[below.id]
+        if self.xy is not None:
+            for c in cells:
+                tops[self.xy[c]] = tops[c]
+        del self.at[piece.id], self.levels[piece.id], self.parts[piece.id]
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drops what the board worked out from its pieces, which just changed."""
+        self._occupied = None
+        self._groups = None
+        if self._rims:
+            self._rims = {}
 
     def removed(self, piece: Piece) -> Board:
         """Returns a new Board without `piece`, which must lie on top of every cell it covers."""
@@ -359,11 +423,9 @@ def place(s: State, piece: object, slot: int, cells: object) -> None:
         msg = f"{piece.label!r} has {len(parts)} parts, so it covers {len(parts)} cells, not {len(cs)}: {list(cs)!r}"
         raise ValueError(msg)
     src = s.loc[piece.id]
-    boards = dict(s.boards)
-    if src in boards:
-        boards[src] = boards[src].removed(piece)
-    boards[slot], level = boards[slot].placed(piece, cs, parts)
-    s.boards = boards
+    if src in s.boards:
+        own(s, src).remove_here(piece)
+    level = own(s, slot).place_here(piece, cs, parts)
     zones = s.zones
     kept = list(zones[src])
     kept.remove(piece)  # a piece lies in one zone, once
@@ -383,14 +445,23 @@ def leave(s: State, chosen: Value, dest: int) -> None:
         msg = f"pieces go on grid zone {_zone_name(s, dest)!r} with 'place PIECE on ZONE at CELLS', not 'move'"
         raise ValueError(msg)
     loc = s.loc
-    changed: dict[int, Board] | None = None
     for p in chosen:
         src = loc[p.id]
         if src in boards:
-            changed = changed or dict(boards)
-            changed[src] = changed[src].removed(p)
-    if changed is not None:
-        s.boards = changed
+            own(s, src).remove_here(p)
+
+
+def own(s: State, slot: int) -> Board:
+    """The board of a grid zone, made the state's own to change in place.
+
+    A board that a snapshot or copy may share (its owner is not the state's `token`) is copied
+    first, into a new table: once per board between two snapshots.
+    """
+    board = s.boards[slot]
+    if board.owner is not s.token:
+        board = board.owned_copy(s.token)
+        s.boards = {**s.boards, slot: board}
+    return board
 
 
 # Saving and loading.

@@ -102,6 +102,7 @@ def apply_position(s: State, position: dict[str, Any]) -> None:
     known = _section(position, "known", "players to lists of zones")
     pool = _pool(s, wanted, rest_slot)
     old_boards = s.boards
+    s.token = object()  # `old_boards` stays as it is
     placements = _deal(s, wanted, pool, rest_slot)
     _put_leftover(s, [p for p in pool if s.loc[p.id] in wanted or rest_slot is not None], rest_slot, rest_types)
     s.vars.update(variables)

@@ -21,7 +21,7 @@ from boardkit.runtime.pieces import Piece, by_id, label_of
 from boardkit.runtime.work import WORK_LIMIT, add
 
 if TYPE_CHECKING:
-    from boardkit.model.defs import ZoneDef
+    from boardkit.model.defs import GameDef, ZoneDef
     from boardkit.runtime.program import Program, SiteFn
     from boardkit.runtime.work import Value
 
@@ -105,7 +105,7 @@ class State:
     # tests/test_fast_path.py holds to it.
     def __init__(self, program: Program, layout: Layout, nplayers: int, options: dict[str, Any], seed: int) -> None:
         self.program = program
-        self.game = game = program.game
+        game = program.game
         self.layout = layout
         self.zf = layout.zf
         self.nplayers = nplayers
@@ -156,10 +156,17 @@ class State:
         # Knowledge of hidden pieces: piece id -> bit mask of the players who have seen it.
         # Replaced, never changed in place, so that snapshots share it (docs/reference/knowledge.md).
         self.known: dict[int, int] = {}
-        # Grid zones: slot -> Board (cells, stacks, levels). Boards are replaced, never changed
-        # in place, like `known` (docs/reference/grid.md).
+        # Grid zones: slot -> Board (cells, stacks, levels). A snapshot or copy shares the boards
+        # and this table; it then gives the state a new `token`, so that each board is copied
+        # (into a new table) before its next change, and changed in place after that (grid.own).
         self.boards: dict[int, grid.Board] = grid.new_boards(self) if game.zones and any(
             z.grid is not None for z in game.zones.values()) else {}
+        self.token = object()
+
+    @property
+    def game(self) -> GameDef:
+        """The checked ruleset: the program's, not an attribute of the state's own (see `__init__`)."""
+        return self.program.game
 
     @property
     def events(self) -> list[Event]:
@@ -435,8 +442,9 @@ class State:
     def copy(self) -> State:
         """An independent state, sharing what is never changed in place.
 
-        Zone lists, boards and knowledge are replaced, never changed in place, so sharing them
-        is safe; what changes in place is copied.
+        Zone lists and knowledge are replaced, never changed in place, so sharing them is safe;
+        boards are shared until either state changes one (each gets a new `token`); what
+        changes in place is copied.
         """
         if self.trail is None and not self.over:  # searched from now on: both keep what trials prove
             self.trail = proofs.start()
@@ -452,6 +460,7 @@ class State:
         twin.elog = list(self.elog)
         twin.memo = {}
         twin.proj = {}
+        self.token, twin.token = object(), object()  # the boards are shared now
         return twin
 
     def snapshot(self, *, compact: bool = False) -> Snapshot:
@@ -464,6 +473,7 @@ class State:
         if compact:
             loc = array.array("H" if len(self.zones) <= _SHORT else "l", self.loc)
         frames = [[name, pc, dict(local), below] for name, pc, local, below in self.frames]
+        self.token = object()  # the snapshot shares the boards
         return (self.zones[:], loc, dict(self.vars), frames, self.rng_draws, len(self.elog),
                 self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known,
                 self.boards, None if compact else self.memo, None if compact else self.trail)
@@ -472,6 +482,7 @@ class State:
         """Brings the state back to a snapshot of it."""
         (zones, loc, vars_, frames, self.rng_draws, nevents, self.over, self.end_reason, self.turn_player,
          self.turn_count, npieces, self.known, self.boards, memo, trail) = snap
+        self.token = object()  # the boards are the snapshot's
         # A checkpoint names no position: a new trail.
         self.trail = trail if trail is not None else proofs.renamed(self.trail)
         # What was remembered of that state holds again (effects since made memos of their own).
