@@ -211,17 +211,22 @@ class Board:
     def place_here(self, piece: Piece, cells: tuple[str, ...], parts: tuple[Any, ...]) -> int:
         """`placed`, on this board itself (its state's own); returns the piece's level."""
         stacks, shown, tops, heights, xy = self.stacks, self.shown, self.tops, self.heights, self.xy
-        level = 1 + max(heights.get(c, 0) for c in cells)
-        for c, v in zip(cells, parts, strict=True):
-            stacks[c] = (piece, *stacks.get(c, ()))
-            shown[c] = v
+        level = 0
+        for c in cells:
+            level = max(level, heights.get(c, 0))
+        level += 1
+        for i in range(len(cells)):  # as many parts as cells (`place` checks)
+            c = cells[i]
+            stacks[c] = (piece,) + stacks.get(c, ())  # noqa: RUF005 - the compiled build makes a list for a starred tuple
+            shown[c] = parts[i]
             tops[c] = piece
             if xy is not None:
                 tops[xy[c]] = piece
             heights[c] = level
-        self.at[piece.id] = cells
-        self.levels[piece.id] = level
-        self.parts[piece.id] = parts
+        pid = piece.id
+        self.at[pid] = cells
+        self.levels[pid] = level
+        self.parts[pid] = parts
         self._forget()
         return level
 
