@@ -473,7 +473,8 @@ class State:
         if compact:
             loc = array.array("H" if len(self.zones) <= _SHORT else "l", self.loc)
         frames = [[name, pc, dict(local), below] for name, pc, local, below in self.frames]
-        self.token = object()  # the snapshot shares the boards
+        if self.boards:
+            self.token = object()  # the snapshot shares the boards
         return (self.zones[:], loc, dict(self.vars), frames, self.rng_draws, len(self.elog),
                 self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known,
                 self.boards, None if compact else self.memo, None if compact else self.trail)
@@ -482,7 +483,7 @@ class State:
         """Brings the state back to a snapshot of it."""
         (zones, loc, vars_, frames, self.rng_draws, nevents, self.over, self.end_reason, self.turn_player,
          self.turn_count, npieces, self.known, self.boards, memo, trail) = snap
-        self.token = object()  # the boards are the snapshot's
+        # No new token: the snapshot's boards were made before it gave the state one (`snapshot`).
         # A checkpoint names no position: a new trail.
         self.trail = trail if trail is not None else proofs.renamed(self.trail)
         # What was remembered of that state holds again (effects since made memos of their own).
