@@ -183,22 +183,11 @@ class Board:
 
         `parts` (one per cell) are what the piece shows on each.
         """
-        stacks = dict(self.stacks)
-        shown = dict(self.shown)
-        tops = self.tops.copy()
-        heights = self.heights.copy()
-        level = 1 + max(heights.get(c, 0) for c in cells)
-        xy = self.xy
-        for c, v in zip(cells, parts, strict=True):
-            stacks[c] = (piece, *stacks.get(c, ()))
-            shown[c] = v
-            tops[c] = piece
-            if xy is not None:
-                tops[xy[c]] = piece
-            heights[c] = level
-        board = Board(self.geo, stacks=stacks, at={**self.at, piece.id: cells}, levels={**self.levels, piece.id: level},
-                      parts={**self.parts, piece.id: parts}, shown=shown, tops=tops, heights=heights, xy=xy)
-        return board, level
+        if len(parts) != len(cells):
+            msg = f"{len(parts)} parts for {len(cells)} cells"
+            raise ValueError(msg)
+        board = self.owned_copy(None)
+        return board, board.place_here(piece, cells, parts)
 
     def owned_copy(self, owner: object) -> Board:
         """Returns a copy of this board that `owner` may change in place."""
@@ -266,35 +255,9 @@ class Board:
 
     def removed(self, piece: Piece) -> Board:
         """Returns a new Board without `piece`, which must lie on top of every cell it covers."""
-        cells = self.at[piece.id]
-        stacks = dict(self.stacks)
-        shown = dict(self.shown)
-        tops = self.tops.copy()
-        heights = self.heights.copy()
-        xy = self.xy
-        for c in cells:
-            st = stacks[c]
-            if st[0] is not piece:
-                msg = f"{piece.label!r} cannot leave the grid: {st[0].label!r} lies on it at cell {c}"
-                raise ValueError(msg)
-            if len(st) == 1:
-                del stacks[c]
-                del shown[c]
-                tops[c] = None
-                heights[c] = 0
-            else:
-                stacks[c] = st[1:]
-                below = st[1]
-                shown[c] = self.parts[below.id][self.at[below.id].index(c)]
-                tops[c] = below
-                heights[c] = self.levels[below.id]
-        if xy is not None:
-            for c in cells:
-                tops[xy[c]] = tops[c]
-        at, levels, parts = dict(self.at), dict(self.levels), dict(self.parts)
-        del at[piece.id], levels[piece.id], parts[piece.id]
-        return Board(self.geo, stacks=stacks, at=at, levels=levels, parts=parts, shown=shown, tops=tops,
-                     heights=heights, xy=xy)
+        board = self.owned_copy(None)
+        board.remove_here(piece)
+        return board
 
     def occupied(self) -> list[str]:
         """Returns the cells with a piece on them, row by row (cached)."""
