@@ -56,11 +56,11 @@ class ExprGen:
         # The names of procedure locals that always hold a whole number (set by the module
         # writer, `_numbered_names`): what `number` knows of a local.
         self.number_locals: frozenset[str] = frozenset()
-        self._ranged: set[str] = set()
-        # Names bound to the items of a list of pieces (`for x in hand`): pieces themselves. And
-        # to the numbers of a `range`: whole numbers (names are unique in a ruleset).
+        # Names bound to the items of a list of pieces (`for x in hand`): pieces themselves (as
+        # comprehensions are written). And, found with the calls (`_gathered`), to the numbers
+        # of a `range`: whole numbers (names are unique in a ruleset).
         self._piece_vars: set[str] = set()
-        self._int_vars: set[str] = set()
+        self._ranged: set[str] = set()
         self.projections: dict[str, set[str]] = {}
         # While a function's body is written: the work its comprehensions over lists of fixed
         # length do, charged once with the call instead of per walk (None elsewhere); and how
@@ -130,7 +130,7 @@ class ExprGen:
         if isinstance(node, m.Lit):
             return node.value.__class__ is int
         if isinstance(node, m.Bound):
-            return node.ident in self._int_vars or node.ident in self._range_vars() or self._holds(self.number, node)
+            return node.ident in self._range_vars() or self._holds(self.number, node)
         if isinstance(node, m.Local):
             return node.name in self.number_locals
         if isinstance(node, m.StateRef):
@@ -515,8 +515,6 @@ class ExprGen:
                 for i, f in enumerate(node.fors):
                     if self.pieces(f.iter):
                         self._piece_vars.add(f.var.ident)
-                    if isinstance(f.iter, m.BuiltinCall) and f.iter.name == "range":
-                        self._int_vars.add(f.var.ident)
                     # The first list is walked once; the rest of the comprehension once per item.
                     self._inside = base + (i > 0)
                     clause = f"for {f.var.ident} in {self._walked(f.iter)}"
