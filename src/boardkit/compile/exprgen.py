@@ -282,41 +282,27 @@ class ExprGen:
         if found is not None:
             return found
         calls = self._gathered()
-        if test.__name__ in _SHRINKING:
-            return self._shrunk(test, calls)
-        funcs: set[str] = set()
-        params: set[str] = set()
+        shrinking = test.__name__ in _SHRINKING
+        funcs: set[str] = set(self.game.funcs) if shrinking else set()
+        params: set[str] = {p.ident for f in self.game.funcs.values() for p in f.params
+                            if calls.get(f.name)} if shrinking else set()
         self._holding_found[test.__name__] = (funcs, params)
-        grew = True
-        while grew:
-            grew = False
+        # Growing, a name joins when it passes; shrinking, it leaves when it fails.
+        change = funcs.discard if shrinking else funcs.add
+        change_param = params.discard if shrinking else params.add
+        changed = True
+        while changed:
+            changed = False
             for f in self.game.funcs.values():
-                if f.name not in funcs and test(f.body):
-                    funcs.add(f.name)
-                    grew = True
+                if (f.name in funcs) == shrinking and test(f.body) != shrinking:
+                    change(f.name)
+                    changed = True
                 for i, param in enumerate(f.params):
-                    sites = [c.args[i] for c in calls.get(f.name, ())]
-                    if param.ident not in params and sites and all(test(a) for a in sites):
-                        params.add(param.ident)
-                        grew = True
-        return funcs, params
-
-    def _shrunk(self, test: Callable[[m.Expr], bool], calls: dict[str, list[m.FuncCall]]) -> tuple[set[str], set[str]]:
-        """`_holding` from every function and parameter down to those that keep passing `test`."""
-        funcs = set(self.game.funcs)
-        params = {p.ident for f in self.game.funcs.values() for p in f.params if calls.get(f.name)}
-        self._holding_found[test.__name__] = (funcs, params)
-        shrank = True
-        while shrank:
-            shrank = False
-            for f in self.game.funcs.values():
-                if f.name in funcs and not test(f.body):
-                    funcs.discard(f.name)
-                    shrank = True
-                for i, param in enumerate(f.params):
-                    if param.ident in params and not all(test(c.args[i]) for c in calls[f.name]):
-                        params.discard(param.ident)
-                        shrank = True
+                    if (param.ident in params) == shrinking:
+                        sites = [c.args[i] for c in calls.get(f.name, ())]
+                        if (bool(sites) and all(test(a) for a in sites)) != shrinking:
+                            change_param(param.ident)
+                            changed = True
         return funcs, params
 
     def gen(self, node: m.Expr | m.KeyFunc) -> str:  # noqa: C901, PLR0911, PLR0912

@@ -455,8 +455,7 @@ def rebuild(s: State, slot: int, placements: list[tuple[Piece, object]]) -> list
         if len(parts) != len(cs):
             msg = f"{piece.label!r} covers {len(parts)} cells, not {len(cs)}: {list(cs)!r}"
             raise ValueError(msg)
-        board, level = board.placed(piece, cs, parts)
-        levels.append(level)
+        levels.append(board.place_here(piece, cs, parts))  # a new board: no one shares it yet
     s.boards = {**s.boards, slot: board}
     return levels
 
