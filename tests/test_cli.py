@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -320,15 +321,23 @@ RUNAWAY = (Path(__file__).parent / "rules" / "runaway.bk").read_text(encoding="u
 
 
 def test_a_runtime_rule_error_names_the_game(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "runaway.bk"
     path.write_text(RUNAWAY, encoding="utf-8")
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(kept))  # the failed game's position goes here
     # With seed 1 the agent of game 0 takes the runaway branch at once.
     assert main(["simulate", str(path), "--games", "3", "--seed", "1"]) == 1
     err = capsys.readouterr().err
     assert f"game 0 (seed 1) failed on move 1: {path}:" in err
     assert "Traceback" not in err
+    # The position it failed in is saved, named in the message, and loads.
+    (saved,) = kept.glob("boardkit-failed-seed1-*.json")
+    assert str(saved) in " ".join(err.split())
+    rules = boardkit.load_ruleset(str(path))
+    assert not rules.load_game(saved.read_text(encoding="utf-8")).is_over
 
 
 def test_compile_prints_the_generated_module_pointing_at_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
