@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import boardkit
-from boardkit.runtime.grid import GRID_BUILTINS, Board, geometry
+from boardkit.runtime.grid import GRID_BUILTINS, Board, geometry, tops_count
 from boardkit.runtime.pieces import Piece
 from boardkit.runtime.state import State
 
@@ -82,9 +82,11 @@ def test_tops_and_levels_follow_the_stacks(seed: int) -> None:
     state = state_of(board)
     tops, level = GRID_BUILTINS["tops"], GRID_BUILTINS["level"]
     runs, _ = board.geo.lines(2)
-    for cs in runs:
+    for cs in [*runs, *board.geo.lines(3)[0]]:
         expected = list(dict.fromkeys(board.stacks[c][0] for c in cs if c in board.stacks))
         assert tops(state, 0, list(cs)) == expected
+        # `size(tops(g, cs))` is counted without the list.
+        assert tops_count(state, 0, list(cs)) == len(expected)
         assert [level(state, 0, c) for c in cs] == [board.level_at(c) for c in cs]
 
 
@@ -119,6 +121,7 @@ play {
 }
 """
     for call, bad in [('tops(board, ["0,0", "3,0"])', "'3,0'"), ('tops(board, ["0,2", "3,0"])', "'0,2'"),
+                      ('size(tops(board, ["0,0", "3,0"]))', "'3,0'"), ('empty(tops(board, ["0,2", "0,0"]))', "'0,2'"),
                       ('level(board, "-1,0")', "'-1,0'"), ("top(board, cell(0, 2))", "'0,2'"),
                       # A truth value is no column, though it matches 1 as a key.
                       ("top(board, cell(true, 0))", "'True,0'")]:

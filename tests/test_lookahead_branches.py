@@ -93,3 +93,41 @@ def test_a_loaded_game_knows_where_dead_ends_may_follow_as_the_played_one_does(n
         depths.add(len(game.state.frames))
         game.apply_action(rng.randrange(len(game.legal_actions())))
     assert max(depths) >= 3
+
+
+def _first_decision_may_fail(play: str, name: str) -> bool:
+    """Whether the checker sees a possible dead end after the turn's first decision."""
+    rules = _rules(play, name)
+    proc = rules.program.game.procs["play"]
+    pc = next(i for i, ins in enumerate(proc.code) if type(ins).__name__ in {"Choose", "Branch"})
+    return proc.probe[pc].fail
+
+
+@pytest.mark.parametrize("then", [
+    "choose c from [3, 4]",
+    "choose c from players",
+    "choose c from range(1, 3)",
+    "choose c from distinct([5, 5])",
+    'choose prompt "b" {\n option a { set v = 1 }\n option b when v == 9 { set v = 2 }\n }',
+    'choose prompt "b" {\n option a when v == 9 { set v = 1 }\n option b otherwise { set v = 2 }\n }',
+    'choose prompt "b" {\n option a when v == 0 and not empty([x for x in [1, 2] if x > v]) {\n'
+    '   choose c from [x for x in [1, 2] if x > v]\n }\n option b otherwise { }\n }',
+])
+def test_choices_that_always_have_an_option_need_no_look_ahead(then: str) -> None:
+    play = f'  turn 0 {{\n    choose first from [1, 2] prompt "first"\n    {then}\n  }}'
+    assert not _first_decision_may_fail(play, "sure")
+    game = _rules(play, "sure").new_game(seed=1)
+    assert [m.label for m in game.legal_moves()] == ["1", "2"]
+    while not game.is_over:
+        game.play(game.legal_moves()[-1])
+
+
+@pytest.mark.parametrize("then", [
+    "choose c from range(3, 1)",
+    "choose c from [x for x in [1, 2] if x > v]",
+    'choose prompt "b" {\n option a when v == 0 { set v = 1 }\n option b when v == 9 { set v = 2 }\n }',
+    'choose prompt "b" {\n option a when v == 0 { set v = 1\n choose c from [1, v] where it > 1 }\n option b otherwise { }\n }',
+])
+def test_choices_that_may_have_no_option_are_looked_ahead(then: str) -> None:
+    play = f'  turn 0 {{\n    choose first from [1, 2] prompt "first"\n    {then}\n  }}'
+    assert _first_decision_may_fail(play, "unsure")

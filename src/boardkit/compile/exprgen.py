@@ -391,7 +391,8 @@ class ExprGen:
         raise TypeError(msg)
 
     def _builtin(self, node: m.BuiltinCall) -> str:
-        counted = self._zone_count(node) or self._occupied_count(node) or self._unrolled_size(node)
+        counted = (self._zone_count(node) or self._occupied_count(node) or self._tops_count(node)
+                   or self._unrolled_size(node))
         if counted is not None:
             return counted
         if node.name == "nth":
@@ -640,6 +641,14 @@ class ExprGen:
         if isinstance(grid, m.GridCall) and grid.name == "occupied" and not grid.args:
             return f"len(s.boards[{self.zone_slot(grid.zone)}].stacks)"
         return None
+
+    def _tops_count(self, node: m.BuiltinCall) -> str | None:
+        """`size(tops(g, cs))` and `empty(tops(g, cs))` as a count of the tops: no list is made to be counted."""
+        tops = node.args[0] if node.name in {"size", "empty"} and len(node.args) == 1 else None
+        if not (isinstance(tops, m.GridCall) and tops.name == "tops" and len(tops.args) == 1):
+            return None
+        count = f"_ntops(s, {self.zone_slot(tops.zone)}, {self.gen(tops.args[0])})"
+        return count if node.name == "size" else f"({count} == 0)"
 
     def _attr(self, node: m.Attr) -> str:
         """A projection: of a zone or a remembered function's result, remembered too."""

@@ -366,7 +366,7 @@ class Checker:
             domain = ex.resolve(st.domain, scope, "a choice's options")
             by = ex.resolve(st.by, scope, "'by'") if st.by is not None else None
             scope.add(st.var)
-            total = guard is not None and _guarantees_nonempty(guard, st.domain)
+            total = _never_empty(domain) or (guard is not None and _guarantees_nonempty(guard, st.domain))
             b.emit(d.Choose(sp, st.var, domain, by, st.optional, st.prompt or f"choose {st.var}", total))
         elif isinstance(st, ast.ChooseBranch):
             by = ex.resolve(st.by, scope, "'by'") if st.by is not None else None
@@ -378,7 +378,8 @@ class Checker:
                 names.append(br.name)
                 when = ex.resolve(br.when, scope, "'when'") if br.when is not None else None
                 options.append(d.BranchOption(br.name, when, b.here(), br.otherwise))
-                self._block(b, br.body, scope, in_turn=in_turn)
+                # The option is taken only where its condition held, and choosing it changed nothing.
+                self._block(b, br.body, scope, in_turn=in_turn, guard=br.when)
                 ends.append(b.emit(d.Jump(sp, -1)))
             for e in ends:
                 b.patch(e, target=b.here())
@@ -525,13 +526,34 @@ def _guarantees_nonempty(cond: ast.Expr, domain: ast.Expr) -> bool:
                for c in conjuncts)
 
 
+def _never_empty(domain: m.Expr) -> bool:
+    """Tells if a choice's options can never be none.
+
+    That is an enum, a list display, the players, a range of two numbers in order, or the distinct
+    or sorted values of one of these.
+    """
+    while isinstance(domain, m.BuiltinCall) and domain.name in {"distinct", "sorted"} and len(domain.args) == 1:
+        domain = domain.args[0]
+    if isinstance(domain, m.EnumList | m.ListLit):
+        return bool(domain.members if isinstance(domain, m.EnumList) else domain.items)
+    if isinstance(domain, m.StateRef):
+        return domain.name == "players"
+    if isinstance(domain, m.BuiltinCall) and domain.name == "range" and len(domain.args) == 2:  # noqa: PLR2004 - both ends
+        low, high = (a.value if isinstance(a, m.Lit) else None for a in domain.args)
+        return low.__class__ is int and high.__class__ is int and low <= high
+    return False
+
+
 def _fail_point(ins: d.Instr, fails: dict[str, bool]) -> bool:
     if isinstance(ins, d.Choose):
         # An optional choice always offers to pass, so it is never left without an option.
         return not ins.total and ins.optional is None
     if isinstance(ins, d.MovePieces):
         return ins.limited
-    return isinstance(ins, (d.Require, d.Branch)) or (isinstance(ins, d.CallProc) and fails.get(ins.proc, False))
+    if isinstance(ins, d.Branch):
+        # An option without a condition is always offered (an `otherwise` one when no other is).
+        return all(o.when is not None for o in ins.options)
+    return isinstance(ins, d.Require) or (isinstance(ins, d.CallProc) and fails.get(ins.proc, False))
 
 
 def successors(ins: d.Instr, pc: int) -> list[int]:

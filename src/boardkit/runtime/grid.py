@@ -573,6 +573,16 @@ def _tops(s: State, slot: int, cells: Value) -> list[Piece]:
     return out
 
 
+def tops_count(s: State, slot: int, cells: Value) -> int:
+    """`size(tops(g, cells))` without the list: a spot's two cells are the commonest question."""
+    if cells.__class__ is list and len(cells) == _PAIR:
+        tops = s.boards[slot].tops
+        a, b = tops.get(cells[0], OFF_GRID), tops.get(cells[1], OFF_GRID)
+        if a is not OFF_GRID and b is not OFF_GRID:
+            return (a is not None) + (b is not None and b is not a)
+    return len(_tops(s, slot, cells))
+
+
 def _regions(s: State, slot: int, cells: Value = None,
              key: Callable[[str], object] | None = None) -> list[list[str]]:
     board = s.boards[slot]

@@ -6,7 +6,12 @@ from typing import Any
 
 
 def label_of(value: object) -> str:
-    """A value as players read it: pieces by label, yes/no, none, lists joined by '+'."""
+    """A value as players read it: pieces by label, yes/no, none, lists joined by '+'.
+
+    Texts and pieces, the commonest, are tested first: options' labels are made at every decision.
+    """
+    if value.__class__ is str:
+        return value
     if isinstance(value, Piece):
         return value.label
     if isinstance(value, bool):
@@ -14,7 +19,7 @@ def label_of(value: object) -> str:
     if value is None:
         return "none"
     if isinstance(value, (list, tuple)):
-        return "+".join(label_of(v) for v in value)
+        return "+".join([v if v.__class__ is str else label_of(v) for v in value])
     return str(value)
 
 

@@ -24,7 +24,7 @@ from boardkit.errors import RULE_FAULTS, DeadEnd, Diagnostic, Horizon, RuleError
 from boardkit.model import defs as d
 from boardkit.runtime.builtins import BUILTINS
 from boardkit.runtime.events import TurnEnded, TurnStarted
-from boardkit.runtime.grid import OFF_GRID, top_at
+from boardkit.runtime.grid import OFF_GRID, top_at, tops_count
 from boardkit.runtime.listops import LIST_LIMIT
 from boardkit.runtime.options import offered
 from boardkit.runtime.proofs import cut_off
@@ -141,7 +141,7 @@ class Program:
     def _namespace(self) -> dict[str, Any]:
         ns: dict[str, Any] = {"__builtins__": {}, "__name__": f"boardkit_rules_{self.game.name}"}
         ns.update({f"_b_{name}": fn for name, fn in BUILTINS.items()})
-        ns.update(_attr=attribute, _zattr=zone_attr, _zcount=zone_count, _topxy=top_at,
+        ns.update(_attr=attribute, _zattr=zone_attr, _zcount=zone_count, _topxy=top_at, _ntops=tops_count,
                   _each=each, _repeats=repeats, _over_budget=over_budget, _add=add,
                   _mul=multiply, _cp=_copy, list=list, tuple=tuple, range=range, len=len, str=str, dict=dict,
                   isinstance=isinstance,
