@@ -12,6 +12,7 @@ import attrs
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.lang import ast
 from boardkit.lang.lint import lint
+from boardkit.lang.nonempty import Facts, Flow
 from boardkit.lang.resolve import Resolver, Symbols
 from boardkit.lang.variants import Resolver as FileResolver
 from boardkit.lang.variants import load_items
@@ -102,6 +103,8 @@ class Checker:
         self.sym = Symbols()
         self.ex = Resolver(self.sym, diags)
         self.capacity_zones: set[str] = set()
+        self.min_players = 1
+        self.flow = Flow((), (), {})  # the declared zones, variables and functions, once read (`run`)
 
     def error(self, span: Span, msg: str) -> None:
         """Records a problem at `span`."""
@@ -193,6 +196,8 @@ class Checker:
             params = {p: self.ex.fresh(decl.span, f"p_{p}_") for p in decl.params}
             body = self.ex.resolve(decl.body, set(), bound=params)
             funcs[name] = d.FuncDef(name, tuple(params.values()), body, decl.span)
+        self.min_players = low
+        self.flow = Flow(sym.zones, sym.vars, sym.funcs)
         procs = {p.name: self._proc(p) for p in procs_ast}
         if "play" not in procs:
             span = self.items[0].span if self.items else Span(self.filename, 1, 1)
@@ -285,14 +290,16 @@ class Checker:
         b.emit(d.Return(decl.span))
         return d.ProcDef(decl.name, decl.params, tuple(b.code), (), decl.span)
 
-    def _block(self, b: _ProcBuilder, body: ast.Block, scope: set[str], *, in_turn: bool,
-               guard: ast.Expr | None = None) -> None:
+    def _block(self, b: _ProcBuilder, body: ast.Block, scope: set[str], *, in_turn: bool, known: Facts = ()) -> None:
+        """Emits a block's statements; `known`: the lists known to be non-empty where it starts (lang/nonempty.py)."""
         scope = set(scope)
-        for i, stmt in enumerate(body):
-            self._stmt(b, stmt, scope, in_turn=in_turn, guard=guard if i == 0 else None)
+        for stmt in body:
+            self._stmt(b, stmt, scope, in_turn=in_turn, known=known)
+            # After a statement control never goes past, nothing is known (the code is not reached).
+            known = self.flow.after(stmt, known) or ()
 
     def _stmt(self, b: _ProcBuilder, st: ast.Stmt, scope: set[str], *, in_turn: bool,  # noqa: C901, PLR0912, PLR0915
-              guard: ast.Expr | None = None) -> None:
+              known: Facts = ()) -> None:
         ex = self.ex
         sp = st.span
         if isinstance(st, ast.Let):
@@ -307,11 +314,12 @@ class Checker:
             ends = []
             for cond, body in st.branches:
                 jf = b.emit(d.JumpIfNot(cond.span, ex.resolve(cond, scope), -1))
-                self._block(b, body, scope, in_turn=in_turn, guard=cond)
+                self._block(b, body, scope, in_turn=in_turn, known=known + self.flow.if_true(cond))
                 ends.append(b.emit(d.Jump(sp, -1)))
                 b.patch(jf, target=b.here())
+                known += self.flow.if_false(cond)
             if st.other is not None:
-                self._block(b, st.other, scope, in_turn=in_turn)
+                self._block(b, st.other, scope, in_turn=in_turn, known=known)
             for e in ends:
                 b.patch(e, target=b.here())
         elif isinstance(st, (ast.For, ast.Repeat)):
@@ -324,7 +332,7 @@ class Checker:
                 b.emit(d.IterInit(sp, slot, None, ex.resolve(st.count, scope)))
             top = b.emit(d.IterNext(sp, slot, var, -1))
             b.loops.append([])
-            self._block(b, st.body, scope | {var}, in_turn=in_turn)
+            self._block(b, st.body, scope | {var}, in_turn=in_turn, known=self.flow.loop_entry(st, known))
             b.emit(d.Jump(sp, top))
             end = b.here()
             b.patch(top, end=end)
@@ -333,7 +341,7 @@ class Checker:
         elif isinstance(st, ast.While):
             top = b.emit(d.JumpIfNot(sp, ex.resolve(st.cond, scope), -1))
             b.loops.append([])
-            self._block(b, st.body, scope, in_turn=in_turn, guard=st.cond)
+            self._block(b, st.body, scope, in_turn=in_turn, known=self.flow.loop_entry(st, known))
             b.emit(d.Jump(sp, top))
             b.patch(top, target=b.here())
             for pc in b.loops.pop():
@@ -341,7 +349,7 @@ class Checker:
         elif isinstance(st, ast.Loop):
             top = b.here()
             b.loops.append([])
-            self._block(b, st.body, scope, in_turn=in_turn)
+            self._block(b, st.body, scope, in_turn=in_turn, known=self.flow.loop_entry(st, known))
             b.emit(d.Jump(sp, top))
             for pc in b.loops.pop():
                 b.patch(pc, target=b.here())
@@ -366,7 +374,7 @@ class Checker:
             domain = ex.resolve(st.domain, scope, "a choice's options")
             by = ex.resolve(st.by, scope, "'by'") if st.by is not None else None
             scope.add(st.var)
-            total = _never_empty(domain) or (guard is not None and _guarantees_nonempty(guard, st.domain))
+            total = _never_empty(domain, self.min_players) or self.flow.holds(known, st.domain)
             b.emit(d.Choose(sp, st.var, domain, by, st.optional, st.prompt or f"choose {st.var}", total))
         elif isinstance(st, ast.ChooseBranch):
             by = ex.resolve(st.by, scope, "'by'") if st.by is not None else None
@@ -379,7 +387,7 @@ class Checker:
                 when = ex.resolve(br.when, scope, "'when'") if br.when is not None else None
                 options.append(d.BranchOption(br.name, when, b.here(), br.otherwise))
                 # The option is taken only where its condition held, and choosing it changed nothing.
-                self._block(b, br.body, scope, in_turn=in_turn, guard=br.when)
+                self._block(b, br.body, scope, in_turn=in_turn, known=known + self.flow.if_true(br.when))
                 ends.append(b.emit(d.Jump(sp, -1)))
             for e in ends:
                 b.patch(e, target=b.here())
@@ -392,7 +400,7 @@ class Checker:
             if in_turn:
                 self.error(sp, "a 'turn' block cannot be nested in another")
             b.emit(d.TurnBegin(sp, ex.resolve(st.player, scope)))
-            self._block(b, st.body, scope, in_turn=True)
+            self._block(b, st.body, scope, in_turn=True, known=known)
             b.emit(d.TurnEnd(sp))
         elif isinstance(st, ast.CallStmt):
             if st.name not in self.sym.procs:
@@ -493,44 +501,11 @@ class Checker:
             b.emit(d.Create(st.span, st.type, tuple(fors), count, kwargs, dest))
 
 
-def _same(a: object, b: object) -> bool:
-    """Tells if two AST nodes are equal in structure, wherever they were written."""
-    cls = type(a)
-    if cls is not type(b):
-        return False
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    names = ast.child_fields(cls)
-    if names is None:
-        return bool(a == b)
-    return all(_same(getattr(a, name), getattr(b, name)) for name in names)
-
-
-def _guarantees_nonempty(cond: ast.Expr, domain: ast.Expr) -> bool:
-    """Tells if `cond` (just checked) proves `domain` non-empty.
-
-    That is `not empty(X)` guarding a choice from X, X.attr or distinct(...) of those. Such a
-    choice can never be a dead end.
-    """
-    base = domain
-    while True:
-        if isinstance(base, ast.Call) and base.func in ("distinct", "sorted") and len(base.args) == 1:
-            base = base.args[0]
-        elif isinstance(base, ast.Attr):
-            base = base.obj
-        else:
-            break
-    conjuncts = cond.values if isinstance(cond, ast.BoolOp) and cond.op == "and" else (cond,)
-    return any(isinstance(c, ast.Unary) and c.op == "not" and isinstance(c.operand, ast.Call)
-               and c.operand.func == "empty" and len(c.operand.args) == 1 and _same(c.operand.args[0], base)
-               for c in conjuncts)
-
-
-def _never_empty(domain: m.Expr) -> bool:
+def _never_empty(domain: m.Expr, min_players: int) -> bool:
     """Tells if a choice's options can never be none.
 
-    That is an enum, a list display, the players, a range of two numbers in order, or the distinct
-    or sorted values of one of these.
+    That is an enum, a list display, the players, a range of two numbers in order, the players
+    but one where the game has two at least, or the distinct or sorted values of one of these.
     """
     while isinstance(domain, m.BuiltinCall) and domain.name in {"distinct", "sorted"} and len(domain.args) == 1:
         domain = domain.args[0]
@@ -541,6 +516,17 @@ def _never_empty(domain: m.Expr) -> bool:
     if isinstance(domain, m.BuiltinCall) and domain.name == "range" and len(domain.args) == 2:  # noqa: PLR2004 - both ends
         low, high = (a.value if isinstance(a, m.Lit) else None for a in domain.args)
         return low.__class__ is int and high.__class__ is int and low <= high
+    if isinstance(domain, m.ListComp) and len(domain.fors) == 1 and min_players >= 2:  # noqa: PLR2004 - one left
+        clause = domain.fors[0]
+        cond = clause.cond
+        if (isinstance(clause.iter, m.StateRef) and clause.iter.name == "players" and isinstance(cond, m.Binary)
+                and cond.op == "!="):
+            var = clause.var.ident
+            sides = [cond.left, cond.right]
+            ours = [isinstance(x, m.Bound) and x.ident == var for x in sides]
+            # `[q for q in players if q != p]`: players are distinct, so only one is left out.
+            return ours.count(True) == 1 and not any(
+                isinstance(n, m.Bound) and n.ident == var for n in m.walk(sides[ours.index(False)]))
     return False
 
 

@@ -1,0 +1,187 @@
+"""Lists the checker knows to be non-empty where a choice is made from them (lang/nonempty.py).
+
+Such a choice is no dead end, so the decisions before it need no look-ahead. Each case is a
+turn whose first decision is followed by one choice: the checker must see that the choice
+always has an option where it does, and must not where a statement in between may empty the
+list (a wrong "always" would let the game offer a move that leads to a dead end).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import boardkit
+
+HEAD = """
+game "Facts"
+players {players}
+component Card {{ n: int }}
+zone deck: stack, hidden
+zone hand[Player]: pile, public
+zone discard: pile, public
+var v = 0
+func odd(q) = [c for c in hand[q] if c.n % 2 == 1]
+func odd_at(q) = [c for c in hand[q] if c.n % 2 == 1 and v == 0]
+setup {{
+  create 1 Card(n: k) for k in range(1, 6) into deck
+  shuffle deck
+  move 1 of deck to hand[0]
+}}
+proc tidy() {{
+  move all of hand[0] to discard
+}}
+play {{
+  let xs = [1, 2]
+  turn 0 {{
+    choose first from [1, 2] prompt "first"
+{body}
+  }}
+  end game "done"
+}}
+score p = v
+"""
+
+
+def _rules(body: str, players: str = "2") -> boardkit.Ruleset:
+    return boardkit.parse_ruleset(HEAD.format(body=body, players=players), filename="facts.bk")
+
+
+def _sure(body: str, players: str = "2") -> bool:
+    """Whether the checker knows the last choice of the turn to have an option."""
+    proc = _rules(body, players).program.game.procs["play"]
+    last = [ins for ins in proc.code if type(ins).__name__ == "Choose"][-1]
+    return bool(last.total)
+
+
+def _may_fail_after_first(body: str) -> bool:
+    """Whether the checker sees a possible dead end after the turn's first decision."""
+    proc = _rules(body).program.game.procs["play"]
+    pc = next(i for i, ins in enumerate(proc.code) if type(ins).__name__ == "Choose")
+    return proc.probe[pc].fail
+
+
+SURE = {
+    "a card drawn into an empty hand": """
+    if empty(hand[0]) {
+      if empty(deck) {
+        return
+      }
+      move 1 of deck to hand[0]
+    }
+    choose c from distinct(hand[0].n)""",
+    "a condition that leaves the loop": """
+    loop {
+      let open = odd(0)
+      if v > 3 or empty(open) {
+        break
+      }
+      choose prompt "more" {
+        option stop { break }
+        option take {
+          choose c from open
+          set v += 1
+        }
+      }
+    }""",
+    "a requirement": """
+    require not empty(hand[0])
+    choose c from hand[0]""",
+    "a variable the list does not read": """
+    choose prompt "b" {
+      option a when not empty(odd(0)) {
+        set v = 1
+        choose c from odd(0)
+      }
+      option b otherwise { }
+    }""",
+    "a while condition": """
+    while not empty(hand[0]) {
+      choose c from hand[0]
+      move 1 of [c] to discard
+    }""",
+    "the players but one": """
+    choose q from [q for q in players if q != 0]""",
+    "a local kept by a move": """
+    let mine = hand[0] where .n > 0
+    if not empty(mine) {
+      move all of mine to discard
+      choose c from mine
+    }""",
+}
+
+
+@pytest.mark.parametrize("body", SURE.values(), ids=SURE.keys())
+def test_a_choice_from_a_list_known_to_have_an_item_is_no_dead_end(body: str) -> None:
+    assert _sure(body)
+    # With no other dead end after it, the turn's first decision needs no look-ahead.
+    assert _may_fail_after_first(body) == ("require" in body)
+    for seed in range(4):
+        game = _rules(body).new_game(seed=seed)
+        assert [m.label for m in game.legal_moves()] == ["1", "2"]
+        while not game.is_over:
+            game.play(game.legal_moves()[seed % len(game.legal_moves())])
+
+
+UNSURE = {
+    "a move out of the zone": """
+    if not empty(hand[0]) {
+      move 1 of hand[0] to discard
+      choose c from hand[0]
+    }""",
+    "a variable the list reads": """
+    if not empty(odd_at(0)) {
+      set v = 1
+      choose c from odd_at(0)
+    }""",
+    "a local set again": """
+    let q = 0
+    if not empty(hand[q]) {
+      set q = 1
+      choose c from hand[q]
+    }""",
+    "a procedure called between": """
+    if not empty(hand[0]) {
+      tidy()
+      choose c from hand[0]
+    }""",
+    "one path of two": """
+    if first == 1 {
+      if empty(deck) {
+        return
+      }
+    }
+    choose c from deck""",
+    "a loop that empties the zone": """
+    if empty(deck) {
+      return
+    }
+    loop {
+      choose c from deck
+      move 1 of deck to discard
+      if v == 0 {
+        break
+      }
+    }""",
+    "moved pieces from a list": """
+    if not empty(deck) {
+      move all of [first(deck)] to discard
+      choose c from deck
+    }""",
+    "a filtered zone": """
+    if not empty(deck) {
+      move 1 of deck where .n > 9 to hand[1]
+      choose c from hand[1]
+    }""",
+}
+
+
+@pytest.mark.parametrize("body", UNSURE.values(), ids=UNSURE.keys())
+def test_a_statement_that_may_empty_the_list_leaves_the_choice_to_the_look_ahead(body: str) -> None:
+    assert not _sure(body)
+    assert _may_fail_after_first(body)
+
+
+def test_the_players_but_one_may_be_none_where_one_player_plays() -> None:
+    body = SURE["the players but one"]
+    assert not _sure(body, players="1..3")
+    assert _sure(body, players="2..3")
