@@ -8,6 +8,7 @@ import random
 import pytest
 
 import boardkit
+from boardkit.runtime import interpreter
 
 
 def _rules(play: str, name: str) -> boardkit.Ruleset:
@@ -131,3 +132,32 @@ def test_choices_that_always_have_an_option_need_no_look_ahead(then: str) -> Non
 def test_choices_that_may_have_no_option_are_looked_ahead(then: str) -> None:
     play = f'  turn 0 {{\n    choose first from [1, 2] prompt "first"\n    {then}\n  }}'
     assert _first_decision_may_fail(play, "unsure")
+
+
+def test_an_option_whose_effects_cannot_lead_to_a_dead_end_is_settled_without_a_trial(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = _rules("""\
+  turn 0 {
+    choose prompt "action" {
+      option safe { set v += 1 }
+      option risky {
+        set v += 2
+        require v < 2 "too much"
+      }
+    }
+  }""", "settled")
+    trials: list[object] = []
+    full = interpreter.Interpreter._trial
+
+    def counted(self: interpreter.Interpreter, *args: object) -> bool:
+        trials.append(args[2])  # (state, snapshot, option, chooser, depth)
+        return full(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(interpreter.Interpreter, "_trial", counted)
+    game = rules.new_game(seed=0)
+    # Only `risky` runs ahead (and fails its requirement); `safe` is settled where it is compiled.
+    assert [m.label for m in game.legal_moves()] == ["safe"]
+    assert trials == [1]
+    game.play("safe")
+    assert game.is_over
+    assert game.scores()[0] == 1

@@ -56,14 +56,14 @@ class Lookahead:
         while self.todo:
             self._write(*self.todo.pop())
 
-    def _may_fail(self, chain: list[tuple[str, int]]) -> bool | None:
+    def _may_fail(self, chain: list[tuple[str, int]], *, here: bool = False) -> bool | None:
         """Whether a dead end may follow the first of `chain` (callers following, innermost first).
 
-        None when that depends on the frames below the decision.
+        `here`: or be the first itself. None when that depends on the frames below the decision.
         """
-        for proc, pc in chain:
+        for i, (proc, pc) in enumerate(chain):
             flags = self.procs[proc].probe[pc]
-            if flags.fail:
+            if flags.fail or (here and i == 0 and flags.here):
                 return True
             if not flags.ret:
                 return False
@@ -75,9 +75,10 @@ class Lookahead:
 
         Returns the decision it reached (its procedure, pc, callers innermost last, the name
         of its locals, and the choice itself), with the source that binds the callees' locals
-        added to `body`; True at the end of the turn; False at the return of the procedure
-        the decision stands in (the frames below then tell); None at anything else, or in a
-        loop of jumps (the full trial reports it).
+        added to `body`; True at the end of the turn, or where no dead end can follow; False at
+        the return of the procedure the decision stands in, or where a dead end can follow only
+        after it (the frames below then tell); None at anything else, or in a loop of jumps (the
+        full trial reports it).
         """
         ex = self.w.ex
         cur, at, chain = proc, pc, list(callers)
@@ -113,7 +114,10 @@ class Lookahead:
                 return True
             if isinstance(ins, d.Choose) and ins.by is None and ins.optional is None:
                 return cur, at, chain, local, ins
-            return None
+            # Effects, or a decision the shortcut does not walk: where no dead end can come of
+            # them or follow them, nothing needs to run to settle the trial.
+            fail = self._may_fail([(cur, at), *reversed(chain)], here=True)
+            return None if fail else fail is False
         return None
 
     def _write(self, proc: str, pc: int, callers: Chain) -> None:
