@@ -8,9 +8,12 @@ list (a wrong "always" would let the game offer a move that leads to a dead end)
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import boardkit
+from boardkit.lang import nonempty
 
 HEAD = """
 game "Facts"
@@ -167,6 +170,16 @@ UNSURE = {
       move all of [first(deck)] to discard
       choose c from deck
     }""",
+    "a zone picked by what a move changes": """
+    if not empty(hand[first(deck).n % 2]) {
+      move all of discard to top of deck
+      choose c from hand[first(deck).n % 2]
+    }""",
+    "a destination picked by what the move changes": """
+    if not empty(deck) {
+      move 1 of deck to hand[first(deck).n % 2]
+      choose c from hand[first(deck).n % 2]
+    }""",
     "a filtered zone": """
     if not empty(deck) {
       move 1 of deck where .n > 9 to hand[1]
@@ -185,3 +198,139 @@ def test_the_players_but_one_may_be_none_where_one_player_plays() -> None:
     body = SURE["the players but one"]
     assert not _sure(body, players="1..3")
     assert _sure(body, players="2..3")
+
+
+# Rule texts where a name does not mean what it seems: a local hides a zone, a rule function
+# is named like a built-in, or one piece's attribute stands beside another.
+MISLEADING = {
+    "a parameter hides a zone": """
+component Card { n: int }
+zone deck: pile, public
+zone out: pile, public
+setup { create 2 Card(n: 1) into out }
+proc draw(deck) {
+  if not empty(out) {
+    move 1 of out to deck
+    choose c from deck
+  }
+}
+play {
+  turn 0 {
+    choose k from [1, 2]
+    if k == 1 { draw([]) }
+  }
+  end game "done"
+}""",
+    "a parameter names the zone it empties": """
+component Card { n: int }
+zone deck: pile, public
+zone out: pile, public
+zone discard: pile, public
+setup { create 2 Card(n: 1) into out }
+proc toss(deck) {
+  if not empty(out) {
+    move all of deck to discard
+    choose c from out
+  }
+}
+play {
+  turn 0 {
+    choose k from [1, 2]
+    if k == 1 { toss(out) }
+  }
+  end game "done"
+}""",
+    "a choice hides a zone on one path": """
+component Card { n: int }
+zone deck: pile, public
+play {
+  turn 0 {
+    choose k from [1, 2]
+    loop {
+      if k == 1 {
+        choose deck from [[1, 2]]
+        if empty(deck) { break }
+      } elif empty(deck) {
+        break
+      }
+      choose c from deck
+      break
+    }
+  }
+  end game "done"
+}""",
+    "another attribute of one piece": """
+component Card { name: str, word: str }
+zone deck: pile, public
+setup { create 1 Card(name: "x", word: "") into deck }
+play {
+  turn 0 {
+    choose k from [1, 2]
+    if k == 1 {
+      let card = first(deck)
+      if not empty(card.name) {
+        choose c from card.word
+      }
+    }
+  }
+  end game "done"
+}""",
+    "a rule function named empty": """
+component Card { n: int }
+zone deck: pile, public
+func empty(xs) = false
+play {
+  turn 0 {
+    choose k from [1, 2]
+    if k == 1 {
+      if not empty(deck) { choose c from deck }
+    }
+  }
+  end game "done"
+}""",
+    "a rule function named sorted": """
+component Card { n: int }
+zone deck: pile, public
+func sorted(xs) = xs where .n > 5
+setup { create 1 Card(n: 1) into deck }
+play {
+  turn 0 {
+    choose k from [1, 2]
+    if k == 1 {
+      if not empty(deck) { choose c from sorted(deck) }
+    }
+  }
+  end game "done"
+}""",
+}
+
+
+@pytest.mark.parametrize("text", MISLEADING.values(), ids=MISLEADING.keys())
+def test_names_that_are_not_what_they_seem_prove_nothing(text: str) -> None:
+    rules = boardkit.parse_ruleset(f'game "Names"\nplayers 2\n{text}\nscore p = 0\n', filename="names.bk")
+    chosen = [ins for proc in rules.program.game.procs.values() for ins in proc.code
+              if type(ins).__name__ == "Choose" and ins.var == "c"]
+    assert chosen
+    assert not any(ins.total for ins in chosen)
+    # Without a wrong certainty, the look-ahead keeps every dead end out of the offered moves.
+    for seed in range(12):
+        game = rules.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            game.play(rng.choice(game.legal_moves()))
+
+
+def test_checking_a_long_procedure_full_of_facts_stays_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Facts are kept once each, and at most a few dozen: a long procedure checks in steps, not in powers."""
+    lines = [f"    require not empty(deck where .n != {i})" for i in range(300)]
+    lines += ["    if first == 1 { set v = 1 }"] * 300
+    compared = []
+    same = nonempty._same
+
+    def counted(a: object, b: object) -> bool:
+        compared.append(1)
+        assert len(compared) < 500_000, "facts compared without end"
+        return same(a, b)
+
+    monkeypatch.setattr(nonempty, "_same", counted)
+    assert _sure(f"{chr(10).join(lines)}\n    choose c from deck where .n != 290")

@@ -12,7 +12,7 @@ import attrs
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.lang import ast
 from boardkit.lang.lint import lint
-from boardkit.lang.nonempty import Facts, Flow
+from boardkit.lang.nonempty import Facts, Flow, NoFacts
 from boardkit.lang.resolve import Resolver, Symbols
 from boardkit.lang.variants import Resolver as FileResolver
 from boardkit.lang.variants import load_items
@@ -104,7 +104,8 @@ class Checker:
         self.ex = Resolver(self.sym, diags)
         self.capacity_zones: set[str] = set()
         self.min_players = 1
-        self.flow = Flow((), (), {})  # the declared zones, variables and functions, once read (`run`)
+        # What the procedure being checked knows of its lists (`_proc`), from the declarations (`run`).
+        self.flow = self._facts = self._no_facts = Flow((), (), {})
 
     def error(self, span: Span, msg: str) -> None:
         """Records a problem at `span`."""
@@ -197,7 +198,8 @@ class Checker:
             body = self.ex.resolve(decl.body, set(), bound=params)
             funcs[name] = d.FuncDef(name, tuple(params.values()), body, decl.span)
         self.min_players = low
-        self.flow = Flow(sym.zones, sym.vars, sym.funcs)
+        self._facts = Flow(sym.zones, sym.vars, sym.funcs)
+        self._no_facts = NoFacts(sym.zones, sym.vars, sym.funcs)
         procs = {p.name: self._proc(p) for p in procs_ast}
         if "play" not in procs:
             span = self.items[0].span if self.items else Span(self.filename, 1, 1)
@@ -286,6 +288,8 @@ class Checker:
     # Procedures.
     def _proc(self, decl: ast.ProcDecl) -> d.ProcDef:
         b = _ProcBuilder()
+        # Facts name zones and variables as written: where a local hides one, none are kept.
+        self.flow = self._no_facts if _locals_of(decl) & self._facts.globals else self._facts
         self._block(b, decl.body, set(decl.params) | {"$actor"}, in_turn=False)
         b.emit(d.Return(decl.span))
         return d.ProcDef(decl.name, decl.params, tuple(b.code), (), decl.span)

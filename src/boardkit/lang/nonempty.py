@@ -7,7 +7,9 @@ of one or more pieces from a zone a fact holds of makes its destination a fact. 
 may change what a fact reads ends it; where paths meet, what holds on every one of them holds.
 
 Without these facts the look-ahead tries every option ahead of such a choice, in case it is left
-with none: a choice made sure here costs no trial.
+with none: a choice made sure here costs no trial. Names are taken as written, so a procedure
+whose locals hide a zone or a variable knows nothing (`NoFacts`), and rule functions named like
+the built-ins read here (`empty`, `distinct`, `sorted`) are not taken for them.
 """
 
 from __future__ import annotations
@@ -21,15 +23,9 @@ if TYPE_CHECKING:
 
 Facts = tuple[ast.Expr, ...]
 
-def _base(node: ast.Expr) -> ast.Expr:
-    """The list a choice's options come from: `distinct(X.attr)` has an option when X has a piece."""
-    while True:
-        if isinstance(node, ast.Call) and node.func in {"distinct", "sorted"} and len(node.args) == 1:
-            node = node.args[0]
-        elif isinstance(node, ast.Attr):
-            node = node.obj
-        else:
-            return node
+# The most facts kept at a point: more would make checking a long procedure slow, and fewer
+# facts only means more trials.
+_MOST = 32
 
 
 def _same(a: object, b: object) -> bool:
@@ -45,15 +41,17 @@ def _same(a: object, b: object) -> bool:
     return all(_same(getattr(a, name), getattr(b, name)) for name in names)
 
 
-def _empty_of(node: ast.Expr) -> ast.Expr | None:
-    """X, if `node` is `empty(X)`."""
-    if isinstance(node, ast.Call) and node.func == "empty" and len(node.args) == 1:
-        return node.args[0]
-    return None
-
-
 def _parts(cond: ast.Expr, op: str) -> tuple[ast.Expr, ...]:
     return cond.values if isinstance(cond, ast.BoolOp) and cond.op == op else (cond,)
+
+
+def _with(known: Facts, found: Iterable[ast.Expr]) -> Facts:
+    """`known` and the facts `found`, each once; the newest _MOST of them."""
+    out = list(known)
+    for k in found:
+        if not _among(k, tuple(out)):
+            out.append(k)
+    return tuple(out[-_MOST:])
 
 
 class Flow:
@@ -62,25 +60,52 @@ class Flow:
     def __init__(self, zones: Iterable[str], variables: Iterable[str], funcs: dict[str, ast.FuncDecl]) -> None:
         self.zones = frozenset(zones)
         self.globals = self.zones | frozenset(variables)
+        self.funcs = frozenset(funcs)
         self._reads = _function_reads(funcs, self.globals)
+
+    def _builtin(self, node: ast.Expr, names: set[str]) -> ast.Call | None:
+        """`node`, if it calls one of the built-ins `names` with one argument (not a rule function of that name)."""
+        if isinstance(node, ast.Call) and node.func in names and node.func not in self.funcs and len(node.args) == 1:
+            return node
+        return None
+
+    def _list_of(self, node: ast.Expr) -> ast.Expr:
+        """X of `distinct(X)` or `sorted(X)`: a list with an item exactly when X has one."""
+        while (call := self._builtin(node, {"distinct", "sorted"})) is not None:
+            node = call.args[0]
+        return node
+
+    def _empty_of(self, node: ast.Expr) -> ast.Expr | None:
+        """X, if `node` is `empty(X)`."""
+        call = self._builtin(node, {"empty"})
+        return self._list_of(call.args[0]) if call is not None else None
 
     # Facts from conditions.
     def if_true(self, cond: ast.Expr | None) -> Facts:
         """What `cond` being true makes known: X of each `not empty(X)` it is an `and` of."""
         if cond is None:
             return ()
-        found = (_empty_of(c.operand) for c in _parts(cond, "and") if isinstance(c, ast.Unary) and c.op == "not")
-        return tuple(_base(x) for x in found if x is not None)
+        found = (self._empty_of(c.operand) for c in _parts(cond, "and") if isinstance(c, ast.Unary) and c.op == "not")
+        return tuple(x for x in found if x is not None)
 
     def if_false(self, cond: ast.Expr) -> Facts:
         """What `cond` being false makes known: X of each `empty(X)` it is an `or` of."""
-        found = (_empty_of(c) for c in _parts(cond, "or"))
-        return tuple(_base(x) for x in found if x is not None)
+        found = (self._empty_of(c) for c in _parts(cond, "or"))
+        return tuple(x for x in found if x is not None)
 
     def holds(self, known: Facts, domain: ast.Expr) -> bool:
-        """Whether a choice from `domain` has an option wherever `known` holds."""
-        base = _base(domain)
-        return any(_same(base, k) for k in known)
+        """Whether a choice from `domain` has an option wherever `known` holds.
+
+        `distinct(X.attr)` has one when X is a list that has an item (a fact about `X.attr`, where X
+        may be one piece, says nothing of `X.other`).
+        """
+        node = self._list_of(domain)
+        while True:
+            if _among(node, known):
+                return True
+            if not isinstance(node, ast.Attr):
+                return False
+            node = self._list_of(node.obj)
 
     # Facts through statements.
     def block(self, body: ast.Block, known: Facts) -> Facts | None:
@@ -97,21 +122,21 @@ class Flow:
         if isinstance(st, (ast.Return, ast.Break, ast.EndGame)):
             return None
         if isinstance(st, ast.Require):
-            return known + self.if_true(st.cond)
+            return _with(known, self.if_true(st.cond))
         if isinstance(st, ast.Move):
-            return self._kills(st, known) + self._moved_into(st, known)
+            return _with(self._kills(st, known), self._moved_into(st, known))
         if isinstance(st, ast.Turn):
             return self.block(st.body, known)
         if isinstance(st, ast.If):
             ends: list[Facts | None] = []
             before = known
             for cond, body in st.branches:
-                ends.append(self.block(body, before + self.if_true(cond)))
-                before += self.if_false(cond)
+                ends.append(self.block(body, _with(before, self.if_true(cond))))
+                before = _with(before, self.if_false(cond))
             ends.append(self.block(st.other, before) if st.other is not None else before)
             return _meet(ends)
         if isinstance(st, ast.ChooseBranch):
-            return _meet([self.block(br.body, known + self.if_true(br.when)) for br in st.branches])
+            return _meet([self.block(br.body, _with(known, self.if_true(br.when))) for br in st.branches])
         if isinstance(st, (ast.For, ast.While, ast.Repeat, ast.Loop)):
             return self.loop_entry(st, known, with_condition=False)
         return self._kills(st, known)
@@ -126,7 +151,7 @@ class Flow:
         if isinstance(st, ast.For):
             kept = self._rebound(kept, st.var)
         if with_condition and isinstance(st, ast.While):
-            kept += self.if_true(st.cond)
+            kept = _with(kept, self.if_true(st.cond))
         return kept
 
     def _kills(self, st: ast.Stmt, known: Facts) -> Facts:  # noqa: PLR0911 - one case per statement
@@ -151,12 +176,16 @@ class Flow:
         return self._changed(known, self.globals)
 
     def _moved_into(self, st: ast.Move, known: Facts) -> Facts:
-        """The destination of a move of at least one piece from a zone known to hold one."""
+        """The destination of a move of at least one piece from a zone known to hold one.
+
+        Only where the move leaves what the destination names as it was: `pile[first(deck).suit]`
+        after a move from `deck` may be another pile.
+        """
         some = st.amount is None or (isinstance(st.amount, ast.Num) and isinstance(st.amount.value, int)
                                      and not isinstance(st.amount.value, bool) and st.amount.value >= 1)
         if some and self._zone_name(st.pieces) is not None and self.holds(known, st.pieces) \
                 and self._zone_name(st.dest) is not None:
-            return (st.dest,)
+            return self._kills(st, (st.dest,))
         return ()
 
     def _survive(self, known: Facts, body: ast.Block) -> Facts:
@@ -200,11 +229,18 @@ class Flow:
     def _changed(self, known: Facts, names: Iterable[str], *, grows: bool = False) -> Facts:
         """The facts left once the zones or variables `names` change.
 
-        `grows`: they only gain pieces or are reordered, so a fact that is one of those zones stays.
+        `grows`: they only gain pieces or are reordered, so a fact that is one of those zones stays,
+        if what picks it (`pile[first(deck).suit]`) reads none of them.
         """
         changed = set(names)
-        return tuple(k for k in known
-                     if not self._names(k) & changed or (grows and self._zone_name(k) is not None))
+
+        def kept(k: ast.Expr) -> bool:
+            if not self._names(k) & changed:
+                return True
+            if not grows or self._zone_name(k) is None:
+                return False
+            return not isinstance(k, ast.Index) or not any(self._names(a) & changed for a in k.args)
+        return tuple(k for k in known if kept(k))
 
     def _zone_name(self, node: ast.Expr) -> str | None:
         """The zone `node` is (`deck`, `hand[p]`), if it is one."""
@@ -217,13 +253,26 @@ class Flow:
         return {zone} if zone is not None else set(self.zones)
 
 
+class NoFacts(Flow):
+    """The flow of a procedure whose locals hide a zone or a variable: its names are not what they seem there."""
+
+    def holds(self, known: Facts, domain: ast.Expr) -> bool:  # noqa: ARG002 - the signature of Flow.holds
+        """Nothing is known to hold here."""
+        return False
+
+
 def _meet(ends: list[Facts | None]) -> Facts | None:
     """What holds where paths meet: the facts of every path that goes on (None: none does)."""
     going = [e for e in ends if e is not None]
     if not going:
         return None
     first, rest = going[0], going[1:]
-    return tuple(k for k in first if all(any(_same(k, x) for x in other) for other in rest))
+    return tuple(k for k in first if all(_among(k, other) for other in rest))
+
+
+def _among(fact: ast.Expr, known: Facts) -> bool:
+    """Whether `fact` is in `known`: most often the very node, carried along each path."""
+    return any(fact is k for k in known) or any(_same(fact, k) for k in known)
 
 
 def _function_reads(funcs: dict[str, ast.FuncDecl], globals_: frozenset[str]) -> dict[str, set[str]]:
