@@ -134,8 +134,7 @@ def test_choices_that_may_have_no_option_are_looked_ahead(then: str) -> None:
     assert _first_decision_may_fail(play, "unsure")
 
 
-def test_an_option_whose_effects_cannot_lead_to_a_dead_end_is_settled_without_a_trial(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_option_whose_effects_cannot_lead_to_a_dead_end_is_settled_without_a_trial() -> None:
     rules = _rules("""\
   turn 0 {
     choose prompt "action" {
@@ -146,18 +145,12 @@ def test_an_option_whose_effects_cannot_lead_to_a_dead_end_is_settled_without_a_
       }
     }
   }""", "settled")
-    trials: list[object] = []
-    full = interpreter.Interpreter._trial
-
-    def counted(self: interpreter.Interpreter, *args: object) -> bool:
-        trials.append(args[2])  # (state, snapshot, option, chooser, depth)
-        return full(self, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(interpreter.Interpreter, "_trial", counted)
     game = rules.new_game(seed=0)
-    # Only `risky` runs ahead (and fails its requirement); `safe` is settled where it is compiled.
     assert [m.label for m in game.legal_moves()] == ["safe"]
-    assert trials == [1]
+    # What the look-ahead used of its trial budget: the shortcut of each option (2) and one
+    # full trial, of `risky`, which fails its requirement. `safe` is settled where it is
+    # compiled: tried in full it would cost one more.
+    assert interpreter.TRIAL_LIMIT - game.state.trials_left == 3
     game.play("safe")
     assert game.is_over
     assert game.scores()[0] == 1

@@ -275,6 +275,81 @@ play {
   }
   end game "done"
 }""",
+    "an attribute of one piece": """
+component Card { name: str, word: str }
+zone deck: pile, public
+setup { create 1 Card(name: "x", word: "") into deck }
+play {
+  turn 0 {
+    choose k from [1, 2]
+    if k == 1 {
+      let card = first(deck)
+      if not empty(card) {
+        choose c from card.word
+      }
+    }
+  }
+  end game "done"
+}""",
+    "a choice hides an enum member in an earlier turn": """
+enum Suit { red, blue }
+component Card { suit: Suit }
+zone pile[Suit]: pile, public
+setup { create 1 Card(suit: blue) into pile[blue] }
+play {
+  turn 0 {
+    choose red from [blue]
+    require not empty(pile[red])
+  }
+  turn 0 {
+    choose k from [1, 2]
+    if k == 1 { choose c from pile[red] }
+  }
+  end game "done"
+}""",
+    "a local hides a constant on both paths": """
+enum Suit { red, blue }
+component Card { suit: Suit }
+zone pile[Suit]: pile, public
+const mine = red
+setup { create 1 Card(suit: blue) into pile[blue] }
+play {
+  turn 0 {
+    choose j from [1, 2]
+    if j == 1 {
+      let mine = blue
+      require not empty(pile[mine])
+    } else {
+      let mine = blue
+      require not empty(pile[mine])
+    }
+  }
+  turn 0 {
+    choose k from [1, 2]
+    if k == 1 { choose c from pile[mine] }
+  }
+  end game "done"
+}""",
+    "a local hides an option": """
+component Card { n: int }
+zone out: pile, public
+option src = []
+setup { create 1 Card(n: 1) into out }
+play {
+  turn 0 {
+    choose {
+      option a {
+        let src = out
+        require not empty(src)
+      }
+    }
+  }
+  turn 0 {
+    choose k from [1, 2]
+    if k == 1 { choose c from src }
+  }
+  end game "done"
+}""",
     "a rule function named empty": """
 component Card { n: int }
 zone deck: pile, public
@@ -334,3 +409,19 @@ def test_checking_a_long_procedure_full_of_facts_stays_linear(monkeypatch: pytes
 
     monkeypatch.setattr(nonempty, "_same", counted)
     assert _sure(f"{chr(10).join(lines)}\n    choose c from deck where .n != 290")
+
+
+def test_what_a_fact_reads_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fact is asked what it reads at every statement that changes something, in every loop around it."""
+    facts = [f"    require not empty(deck where .n != {i})" for i in range(32)]
+    nested = "    loop {\n" * 10 + "      set v = 1\n" * 100 + "      break\n" + "    }\n" * 10
+    walked = []
+    walk = nonempty.Flow._walk_names
+
+    def counted(self: nonempty.Flow, node: object) -> set[str]:
+        walked.append(node)
+        return walk(self, node)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(nonempty.Flow, "_walk_names", counted)
+    _rules("\n".join(facts) + "\n" + nested)
+    assert len(walked) <= len({id(n) for n in walked}) <= 200

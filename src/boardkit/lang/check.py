@@ -288,8 +288,8 @@ class Checker:
     # Procedures.
     def _proc(self, decl: ast.ProcDecl) -> d.ProcDef:
         b = _ProcBuilder()
-        # Facts name zones and variables as written: where a local hides one, none are kept.
-        self.flow = self._no_facts if _locals_of(decl) & self._facts.globals else self._facts
+        # Facts name things as written: where a local hides any global name, none are kept.
+        self.flow = self._no_facts if _locals_of(decl) & set(self.sym.all_names()) else self._facts
         self._block(b, decl.body, set(decl.params) | {"$actor"}, in_turn=False)
         b.emit(d.Return(decl.span))
         return d.ProcDef(decl.name, decl.params, tuple(b.code), (), decl.span)

@@ -62,6 +62,9 @@ class Flow:
         self.globals = self.zones | frozenset(variables)
         self.funcs = frozenset(funcs)
         self._reads = _function_reads(funcs, self.globals)
+        # The names each fact reads, by the node's identity: facts are nodes of the rule text,
+        # alive while it is checked, and asked again at every statement that changes something.
+        self._read_by: dict[int, set[str]] = {}
 
     def _builtin(self, node: ast.Expr, names: set[str]) -> ast.Call | None:
         """`node`, if it calls one of the built-ins `names` with one argument (not a rule function of that name)."""
@@ -103,9 +106,15 @@ class Flow:
         while True:
             if _among(node, known):
                 return True
-            if not isinstance(node, ast.Attr):
+            # `X.attr` has an item for each piece of X only where X is sure to be a list (one piece
+            # is not empty, while its attribute may be).
+            if not isinstance(node, ast.Attr) or not self._listed(node.obj):
                 return False
             node = self._list_of(node.obj)
+
+    def _listed(self, node: ast.Expr) -> bool:
+        """Whether `node` is a list by its form: a zone, a `where` or a comprehension."""
+        return isinstance(node, ast.Where | ast.ListComp) or self._zone_name(node) is not None
 
     # Facts through statements.
     def block(self, body: ast.Block, known: Facts) -> Facts | None:
@@ -214,6 +223,12 @@ class Flow:
 
         (A choice's options never draw at random: the checker refuses `random` there.)
         """
+        known = self._read_by.get(id(node))
+        if known is None:
+            known = self._read_by[id(node)] = self._walk_names(node)
+        return known
+
+    def _walk_names(self, node: ast.Expr) -> set[str]:
         names: set[str] = set()
         for x in ast.walk(node):
             if isinstance(x, ast.Name):
