@@ -200,6 +200,23 @@ def test_the_players_but_one_may_be_none_where_one_player_plays() -> None:
     assert _sure(body, players="2..3")
 
 
+ONE_PIECE = """
+component Card { name: str, word: str }
+zone deck: pile, public
+setup { create 1 Card(name: "x", word: "") into deck }
+play {
+  turn 0 {
+    choose k from [1, 2]
+    if k == 1 {
+      let card = first(deck)
+      if not empty(GUARD) {
+        choose c from card.word
+      }
+    }
+  }
+  end game "done"
+}"""
+
 # Rule texts where a name does not mean what it seems: a local hides a zone, a rule function
 # is named like a built-in, or one piece's attribute stands beside another.
 MISLEADING = {
@@ -259,38 +276,9 @@ play {
   }
   end game "done"
 }""",
-    "another attribute of one piece": """
-component Card { name: str, word: str }
-zone deck: pile, public
-setup { create 1 Card(name: "x", word: "") into deck }
-play {
-  turn 0 {
-    choose k from [1, 2]
-    if k == 1 {
-      let card = first(deck)
-      if not empty(card.name) {
-        choose c from card.word
-      }
-    }
-  }
-  end game "done"
-}""",
-    "an attribute of one piece": """
-component Card { name: str, word: str }
-zone deck: pile, public
-setup { create 1 Card(name: "x", word: "") into deck }
-play {
-  turn 0 {
-    choose k from [1, 2]
-    if k == 1 {
-      let card = first(deck)
-      if not empty(card) {
-        choose c from card.word
-      }
-    }
-  }
-  end game "done"
-}""",
+    # A fact about one piece, or about one of its attributes, says nothing of another attribute.
+    "another attribute of one piece": ONE_PIECE.replace("GUARD", "card.name"),
+    "an attribute of the piece itself": ONE_PIECE.replace("GUARD", "card"),
     "a choice hides an enum member in an earlier turn": """
 enum Suit { red, blue }
 component Card { suit: Suit }
