@@ -12,7 +12,7 @@ import attrs
 from boardkit.errors import Diagnostic, RuleError
 from boardkit.lang import ast
 from boardkit.lang.lint import lint
-from boardkit.lang.nonempty import Facts, Flow, NoFacts
+from boardkit.lang.nonempty import Facts, Flow, NoFacts, with_facts
 from boardkit.lang.resolve import Resolver, Symbols
 from boardkit.lang.variants import Resolver as FileResolver
 from boardkit.lang.variants import load_items
@@ -318,10 +318,10 @@ class Checker:
             ends = []
             for cond, body in st.branches:
                 jf = b.emit(d.JumpIfNot(cond.span, ex.resolve(cond, scope), -1))
-                self._block(b, body, scope, in_turn=in_turn, known=known + self.flow.if_true(cond))
+                self._block(b, body, scope, in_turn=in_turn, known=with_facts(known, self.flow.if_true(cond)))
                 ends.append(b.emit(d.Jump(sp, -1)))
                 b.patch(jf, target=b.here())
-                known += self.flow.if_false(cond)
+                known = with_facts(known, self.flow.if_false(cond))
             if st.other is not None:
                 self._block(b, st.other, scope, in_turn=in_turn, known=known)
             for e in ends:
@@ -391,7 +391,7 @@ class Checker:
                 when = ex.resolve(br.when, scope, "'when'") if br.when is not None else None
                 options.append(d.BranchOption(br.name, when, b.here(), br.otherwise))
                 # The option is taken only where its condition held, and choosing it changed nothing.
-                self._block(b, br.body, scope, in_turn=in_turn, known=known + self.flow.if_true(br.when))
+                self._block(b, br.body, scope, in_turn=in_turn, known=with_facts(known, self.flow.if_true(br.when)))
                 ends.append(b.emit(d.Jump(sp, -1)))
             for e in ends:
                 b.patch(e, target=b.here())

@@ -45,7 +45,7 @@ def _parts(cond: ast.Expr, op: str) -> tuple[ast.Expr, ...]:
     return cond.values if isinstance(cond, ast.BoolOp) and cond.op == op else (cond,)
 
 
-def _with(known: Facts, found: Iterable[ast.Expr]) -> Facts:
+def with_facts(known: Facts, found: Iterable[ast.Expr]) -> Facts:
     """`known` and the facts `found`, each once; the newest _MOST of them."""
     out = list(known)
     for k in found:
@@ -131,21 +131,21 @@ class Flow:
         if isinstance(st, (ast.Return, ast.Break, ast.EndGame)):
             return None
         if isinstance(st, ast.Require):
-            return _with(known, self.if_true(st.cond))
+            return with_facts(known, self.if_true(st.cond))
         if isinstance(st, ast.Move):
-            return _with(self._kills(st, known), self._moved_into(st, known))
+            return with_facts(self._kills(st, known), self._moved_into(st, known))
         if isinstance(st, ast.Turn):
             return self.block(st.body, known)
         if isinstance(st, ast.If):
             ends: list[Facts | None] = []
             before = known
             for cond, body in st.branches:
-                ends.append(self.block(body, _with(before, self.if_true(cond))))
-                before = _with(before, self.if_false(cond))
+                ends.append(self.block(body, with_facts(before, self.if_true(cond))))
+                before = with_facts(before, self.if_false(cond))
             ends.append(self.block(st.other, before) if st.other is not None else before)
             return _meet(ends)
         if isinstance(st, ast.ChooseBranch):
-            return _meet([self.block(br.body, _with(known, self.if_true(br.when))) for br in st.branches])
+            return _meet([self.block(br.body, with_facts(known, self.if_true(br.when))) for br in st.branches])
         if isinstance(st, (ast.For, ast.While, ast.Repeat, ast.Loop)):
             return self.loop_entry(st, known, with_condition=False)
         return self._kills(st, known)
@@ -160,7 +160,7 @@ class Flow:
         if isinstance(st, ast.For):
             kept = self._rebound(kept, st.var)
         if with_condition and isinstance(st, ast.While):
-            kept = _with(kept, self.if_true(st.cond))
+            kept = with_facts(kept, self.if_true(st.cond))
         return kept
 
     def _kills(self, st: ast.Stmt, known: Facts) -> Facts:  # noqa: PLR0911 - one case per statement
