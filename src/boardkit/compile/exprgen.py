@@ -608,17 +608,7 @@ class ExprGen:
             node = self.game.consts[node.name].value
             if isinstance(node, m.BuiltinCall):
                 return None  # walked as the constant's value, not as a range
-        n: int | None = None
-        if isinstance(node, m.EnumList):
-            n = len(node.members)
-        elif isinstance(node, m.ListLit):
-            n = len(node.items)
-        elif isinstance(node, m.StateRef) and node.name == "players":
-            n = self.game.max_players
-        elif isinstance(node, m.BuiltinCall) and node.name == "range" and len(node.args) == 2:  # noqa: PLR2004 - both ends
-            low, high = (a.value if isinstance(a, m.Lit) else None for a in node.args)
-            if isinstance(low, int) and isinstance(high, int) and low.__class__ is high.__class__ is int:
-                n = max(0, high - low + 1)
+        n = self.game.max_players if isinstance(node, m.StateRef) and node.name == "players" else m.written_length(node)
         return n if n is not None and n <= _FIXED_MAX else None
 
     def _zone_count(self, node: m.BuiltinCall) -> str | None:

@@ -513,13 +513,11 @@ def _never_empty(domain: m.Expr, min_players: int) -> bool:
     """
     while isinstance(domain, m.BuiltinCall) and domain.name in {"distinct", "sorted"} and len(domain.args) == 1:
         domain = domain.args[0]
-    if isinstance(domain, m.EnumList | m.ListLit):
-        return bool(domain.members if isinstance(domain, m.EnumList) else domain.items)
+    length = m.written_length(domain)
+    if length is not None:
+        return length > 0
     if isinstance(domain, m.StateRef):
         return domain.name == "players"
-    if isinstance(domain, m.BuiltinCall) and domain.name == "range" and len(domain.args) == 2:  # noqa: PLR2004 - both ends
-        low, high = (a.value if isinstance(a, m.Lit) else None for a in domain.args)
-        return low.__class__ is int and high.__class__ is int and low <= high
     if isinstance(domain, m.ListComp) and len(domain.fors) == 1 and min_players >= 2:  # noqa: PLR2004 - one left
         clause = domain.fors[0]
         cond = clause.cond

@@ -259,3 +259,16 @@ def walk(node: Expr | KeyFunc | CompFor) -> list[Expr | KeyFunc | CompFor]:
         out.append(n)
         todo.extend(reversed(children(n)))
     return out
+
+
+def written_length(node: Expr) -> int | None:
+    """The length of a list the rule text spells out: an enum, a list display, a range between two numbers."""
+    if isinstance(node, EnumList):
+        return len(node.members)
+    if isinstance(node, ListLit):
+        return len(node.items)
+    if isinstance(node, BuiltinCall) and node.name == "range" and len(node.args) == 2:  # noqa: PLR2004 - both ends
+        low, high = (a.value if isinstance(a, Lit) else None for a in node.args)
+        if low.__class__ is int and high.__class__ is int:
+            return max(0, high - low + 1)
+    return None
