@@ -285,6 +285,18 @@ def test_on_game_sees_every_record_once(jobs: int) -> None:
     assert sorted(seen) == [r.index for r in result.records] == [0, 1, 2, 3]
 
 
+def test_jobs_counts_this_process_among_those_that_play() -> None:
+    """`jobs=3` starts two workers: this process, already loaded, plays games too."""
+    import multiprocessing  # noqa: PLC0415
+
+    workers: list[int] = []
+    result = simulate(boardkit.load_ruleset("mandala"), games=40, players=2, seed=5, jobs=3,
+                      on_game=lambda record: workers.append(len(multiprocessing.active_children())))
+    assert max(workers) == 2  # noqa: PLR2004 - jobs - 1
+    assert _timeless(result.records) == _timeless(simulate(boardkit.load_ruleset("mandala"), games=40,
+                                                            players=2, seed=5).records)
+
+
 def _children(parent: int) -> list[int]:
     """The processes whose parent is `parent`, read from /proc."""
     out = []
@@ -323,13 +335,13 @@ def test_workers_end_when_the_simulation_is_killed() -> None:
     import sys  # noqa: PLC0415
     import time  # noqa: PLC0415
 
-    parent = subprocess.Popen([sys.executable, "-m", "boardkit", "simulate", "mandala", "-n", "2000", "-j", "2"],
+    parent = subprocess.Popen([sys.executable, "-m", "boardkit", "simulate", "mandala", "-n", "2000", "-j", "3"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         workers: list[int] = []
         for _ in range(600):  # a guard on the start of two spawned workers, not a timing
             workers = [pid for pid in _children(parent.pid) if b"spawn_main" in _cmdline(pid)]
-            if len(workers) >= 2:  # noqa: PLR2004 - the two workers of -j 2
+            if len(workers) >= 2:  # noqa: PLR2004 - the two workers of -j 3 (the parent plays too)
                 break
             time.sleep(0.05)
         assert len(workers) >= 2, "the workers never started"

@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_arguments(sim)
     sim.add_argument("--games", "-n", type=agent_commands.positive_int, required=True, help="games to play")
     sim.add_argument(
-        "--jobs", "-j", type=at_least(0), default=1, help="worker processes (0: one per CPU)",
+        "--jobs", "-j", type=at_least(0), default=1, help="processes that play, this one included (0: one per CPU)",
     )
     sim.add_argument("--json", action="store_true", help="print the summary and games as JSON")
     agent_commands.add_run_arguments(sim, agents_required=False)

@@ -7,6 +7,7 @@ depend on how many processes ran them, on which backend, or in which order they 
 
 from __future__ import annotations
 
+import collections
 import functools
 import multiprocessing
 import os
@@ -266,7 +267,7 @@ def simulate(
         games: how many games to play.
         players: player count of every game.
         seed: game ``i`` uses seed ``seed + i``.
-        jobs: worker processes; 1 plays in this process. Results do not depend on it.
+        jobs: processes that play: this one and ``jobs - 1`` workers. Results do not depend on it.
         options: ruleset options, as for ``new_game``.
         max_moves: decisions after which an unfinished game is recorded as aborted.
         progress: called as ``progress(done, total)`` as games complete.
@@ -307,7 +308,7 @@ def simulate(
     elif jobs == 1:
         records = _play_here(rules, games, settings, progress=progress, on_game=on_game)
     else:
-        records = _play_parallel(RulesetRef.of(rules), games, jobs, settings, progress=progress, on_game=on_game)
+        records = _play_parallel(rules, games, jobs, settings, progress=progress, on_game=on_game)
     records.sort(key=lambda record: record.index)
     return SimulationResult(
         ruleset=rules.name,
@@ -586,15 +587,19 @@ _WATCH_PERIOD = 0.5
 
 
 def chunks(games: int, jobs: int) -> Iterator[range]:
-    # About eight chunks per worker: enough to balance load and update progress, few
-    # enough that sending results back costs little next to playing the games.
+    # Up to 16 games, about eight chunks per process: enough to balance load and update
+    # progress, few enough that sending results back costs little next to playing the
+    # games. Chunks shrink near the end so that no process is left alone with a long tail.
     size = max(1, min(16, games // (jobs * 8)))
-    for start in range(0, games, size):
-        yield range(start, min(start + size, games))
+    start = 0
+    while start < games:
+        step = max(1, min(size, (games - start) // (jobs * 2)))
+        yield range(start, start + step)
+        start += step
 
 
 def _play_parallel(
-    ref: RulesetRef,
+    rules: Ruleset,
     games: int,
     jobs: int,
     settings: dict[str, Any],
@@ -602,28 +607,59 @@ def _play_parallel(
     progress: ProgressCallback | None,
     on_game: Callable[[GameRecord], None] | None,
 ) -> list[GameRecord]:
+    """Plays on ``jobs - 1`` worker processes and in this one.
+
+    This process has the ruleset loaded already: it plays games, one at a time, while the
+    workers start (spawn, import, load) and between looks at what they have finished.
+    """
     # "spawn" behaves the same on every platform and never forks a process that holds
     # locks of other threads (a live progress bar runs one).
     context = multiprocessing.get_context("spawn")
+    ref = RulesetRef.of(rules)
     records: list[GameRecord] = []
     failures: list[SimulationError] = []
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=watch_parent,
+    todo = collections.deque(chunks(games, jobs))
+    workers = jobs - 1
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=watch_parent,
                                initargs=(os.getpid(),))
+    pending: set[Future[list[GameRecord]]] = set()
+
+    def collect(done: set[Future[list[GameRecord]]]) -> None:
+        for future in done:
+            before = len(records)
+            _take(future, records, failures, pending)
+            if on_game is not None:
+                for record in records[before:]:
+                    on_game(record)
+        if done and progress is not None and not failures:
+            progress(len(records), games)
+
     try:
-        pending: set[Future[list[GameRecord]]] = {
-            pool.submit(play_chunk_of, ref, settings, chunk)
-            for chunk in chunks(games, jobs)
-        }
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                before = len(records)
-                _take(future, records, failures, pending)
-                if on_game is not None:
-                    for record in records[before:]:
-                        on_game(record)
-            if progress is not None and not failures:
-                progress(len(records), games)
+        while pending or (todo and not failures):
+            # Each worker has one chunk running and one waiting; the chunks go out in index
+            # order, so every chunk below a failing one has started and will finish.
+            while todo and not failures and len(pending) < 2 * workers:
+                pending.add(pool.submit(play_chunk_of, ref, settings, todo.popleft()))
+            if todo and not failures:
+                chunk = todo.popleft()
+                if len(chunk) > 1:
+                    todo.appendleft(chunk[1:])
+                try:
+                    played = play_chunk(rules, chunk[:1], **settings)
+                except SimulationError as failure:
+                    failures.append(failure)  # the workers' chunks are all below it: they finish
+                else:
+                    records.extend(played)
+                    if on_game is not None:
+                        on_game(played[0])
+                    if progress is not None:
+                        progress(len(records), games)
+                finished = {future for future in pending if future.done()}
+                pending -= finished
+                collect(finished)
+            else:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                collect(done)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
