@@ -291,8 +291,8 @@ def test_jobs_counts_this_process_among_those_that_play() -> None:
 
     workers: list[int] = []
     result = simulate(boardkit.load_ruleset("mandala"), games=40, players=2, seed=5, jobs=3,
-                      on_game=lambda record: workers.append(len(multiprocessing.active_children())))
-    assert max(workers) == 2  # noqa: PLR2004 - jobs - 1
+                      on_game=lambda _record: workers.append(len(multiprocessing.active_children())))
+    assert max(workers) == 2  # jobs - 1
     assert _timeless(result.records) == _timeless(simulate(boardkit.load_ruleset("mandala"), games=40,
                                                             players=2, seed=5).records)
 
@@ -341,7 +341,7 @@ def test_workers_end_when_the_simulation_is_killed() -> None:
         workers: list[int] = []
         for _ in range(600):  # a guard on the start of two spawned workers, not a timing
             workers = [pid for pid in _children(parent.pid) if b"spawn_main" in _cmdline(pid)]
-            if len(workers) >= 2:  # noqa: PLR2004 - the two workers of -j 3 (the parent plays too)
+            if len(workers) >= 2:  # the two workers of -j 3 (the parent plays too)
                 break
             time.sleep(0.05)
         assert len(workers) >= 2, "the workers never started"

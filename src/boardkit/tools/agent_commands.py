@@ -77,7 +77,8 @@ def add_commands(commands: Any, add_game_arguments: AddGameArguments, setup: Set
     tour = commands.add_parser("tournament", help="agents play in rotating seats: win rates, ratings, reports")
     add_game_arguments(tour)
     tour.add_argument("--games", "-n", type=positive_int, required=True, help="games to play")
-    tour.add_argument("--jobs", "-j", type=int, default=1, help="processes that play, this one included (0: one per CPU)")
+    tour.add_argument("--jobs", "-j", type=int, default=1,
+                      help="processes that play, this one included (0: one per CPU)")
     tour.add_argument("--by", action="append", default=[], metavar="NAME",
                       help="also give win rates by a per-player variable or zone (e.g. board); repeat for several")
     add_run_arguments(tour, agents_required=True)
@@ -89,7 +90,8 @@ def add_commands(commands: Any, add_game_arguments: AddGameArguments, setup: Set
     comp.add_argument("base", metavar="BASE", help="a bundled name or a .bk file")
     add_game_arguments(comp)
     comp.add_argument("--games", "-n", type=positive_int, default=200, help="games of each (default 200)")
-    comp.add_argument("--jobs", "-j", type=int, default=1, help="processes that play, this one included (0: one per CPU)")
+    comp.add_argument("--jobs", "-j", type=int, default=1,
+                      help="processes that play, this one included (0: one per CPU)")
     add_run_arguments(comp, agents_required=False)
     comp.add_argument("--json", action="store_true", help="print the comparison as JSON")
     comp.set_defaults(handler=lambda args: _compare(args, setup), stall=200)

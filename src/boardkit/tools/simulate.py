@@ -614,78 +614,87 @@ def _play_parallel(
     """
     # "spawn" behaves the same on every platform and never forks a process that holds
     # locks of other threads (a live progress bar runs one).
-    context = multiprocessing.get_context("spawn")
-    ref = RulesetRef.of(rules)
-    records: list[GameRecord] = []
-    failures: list[SimulationError] = []
-    todo = collections.deque(chunks(games, jobs))
-    workers = jobs - 1
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=watch_parent,
-                               initargs=(os.getpid(),))
-    pending: set[Future[list[GameRecord]]] = set()
-
-    def collect(done: set[Future[list[GameRecord]]]) -> None:
-        for future in done:
-            before = len(records)
-            _take(future, records, failures, pending)
-            if on_game is not None:
-                for record in records[before:]:
-                    on_game(record)
-        if done and progress is not None and not failures:
-            progress(len(records), games)
-
+    pool = ProcessPoolExecutor(max_workers=jobs - 1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=watch_parent, initargs=(os.getpid(),))
+    run = _ParallelRun(rules, games, jobs, settings, progress=progress, on_game=on_game)
     try:
-        while pending or (todo and not failures):
-            # Each worker has one chunk running and one waiting; the chunks go out in index
-            # order, so every chunk below a failing one has started and will finish.
-            while todo and not failures and len(pending) < 2 * workers:
-                pending.add(pool.submit(play_chunk_of, ref, settings, todo.popleft()))
-            if todo and not failures:
-                chunk = todo.popleft()
-                if len(chunk) > 1:
-                    todo.appendleft(chunk[1:])
-                try:
-                    played = play_chunk(rules, chunk[:1], **settings)
-                except SimulationError as failure:
-                    failures.append(failure)  # the workers' chunks are all below it: they finish
-                else:
-                    records.extend(played)
-                    if on_game is not None:
-                        on_game(played[0])
-                    if progress is not None:
-                        progress(len(records), games)
-                finished = {future for future in pending if future.done()}
-                pending -= finished
-                collect(finished)
-            else:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                collect(done)
+        run.play(pool)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
-    if failures:
-        raise min(failures, key=lambda failure: failure.index)
-    return records
+    if run.failures:
+        raise min(run.failures, key=lambda failure: failure.index)
+    return run.records
 
 
-def _take(
-    future: Future[list[GameRecord]],
-    records: list[GameRecord],
-    failures: list[SimulationError],
-    pending: set[Future[list[GameRecord]]],
-) -> None:
-    """Adds a finished chunk's records, or its SimulationError; any other error propagates."""
-    if future.cancelled():
-        return
-    failure = future.exception()
-    if failure is None:
-        records.extend(future.result())
-    elif isinstance(failure, SimulationError):
-        failures.append(failure)
-        # Chunks start in index order, so every chunk below this one has started and will
-        # finish: the lowest failure found is the one a serial run reports.
-        for later in pending:
-            later.cancel()
-    else:
-        raise failure
+class _ParallelRun:
+    """The chunks of one parallel run: those to hand out, those out, and what came back.
+
+    Chunks go out in index order, so every chunk below a failing game has started and will
+    finish: the lowest failure found is the one a serial run reports.
+    """
+
+    def __init__(self, rules: Ruleset, games: int, jobs: int, settings: dict[str, Any], *,
+                 progress: ProgressCallback | None, on_game: Callable[[GameRecord], None] | None) -> None:
+        self.rules = rules
+        self.ref = RulesetRef.of(rules)
+        self.games = games
+        self.workers = jobs - 1
+        self.settings = settings
+        self.progress = progress
+        self.on_game = on_game
+        self.todo = collections.deque(chunks(games, jobs))
+        self.pending: set[Future[list[GameRecord]]] = set()
+        self.records: list[GameRecord] = []
+        self.failures: list[SimulationError] = []
+
+    def play(self, pool: ProcessPoolExecutor) -> None:
+        while self.pending or self._more():
+            # Each worker has one chunk running and one waiting.
+            while self._more() and len(self.pending) < 2 * self.workers:
+                self.pending.add(pool.submit(play_chunk_of, self.ref, self.settings, self.todo.popleft()))
+            if self._more():
+                self._play_one_here()
+                done = {future for future in self.pending if future.done()}
+            else:
+                done, _ = wait(self.pending, return_when=FIRST_COMPLETED)
+            self.pending -= done
+            for future in done:
+                self._take(future)
+
+    def _more(self) -> bool:
+        return bool(self.todo) and not self.failures
+
+    def _play_one_here(self) -> None:
+        chunk = self.todo.popleft()
+        if len(chunk) > 1:
+            self.todo.appendleft(chunk[1:])
+        try:
+            played = play_chunk(self.rules, chunk[:1], **self.settings)
+        except SimulationError as failure:
+            self.failures.append(failure)  # every chunk out is below it: they all finish
+            return
+        self._add(played)
+
+    def _take(self, future: Future[list[GameRecord]]) -> None:
+        """Adds a finished chunk's records, or its SimulationError; any other error propagates."""
+        if future.cancelled():
+            return
+        failure = future.exception()
+        if failure is None:
+            self._add(future.result())
+        elif isinstance(failure, SimulationError):
+            self.failures.append(failure)
+            for later in self.pending:  # not started yet, so above this chunk
+                later.cancel()
+        else:
+            raise failure
+
+    def _add(self, played: list[GameRecord]) -> None:
+        self.records.extend(played)
+        if self.on_game is not None:
+            for record in played:
+                self.on_game(record)
+        if self.progress is not None and not self.failures:
+            self.progress(len(self.records), self.games)
