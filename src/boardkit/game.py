@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import copy
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -61,6 +62,21 @@ class Move:
 
     def __str__(self) -> str:
         return self.label
+
+
+# `Move(...)`, for the moves `legal_moves` offers: attrs' frozen __init__ sets each slot through
+# object.__setattr__, and the slots' own setters take half the time on that hot path.
+_set_label, _set_player, _set_option, _set_point = (
+    getattr(Move, name).__set__ for name in ("label", "player", "option", "offered_at"))
+
+
+def _offered(label: str, player: int, option: Any, point: object) -> Move:  # noqa: ANN401 - any option value
+    move: Move = object.__new__(Move)
+    _set_label(move, label)
+    _set_player(move, player)
+    _set_option(move, option)
+    _set_point(move, point)
+    return move
 
 
 @attrs.frozen
@@ -176,16 +192,16 @@ class Game:
         """Lists the options of the pending decision that can be completed into a legal turn."""
         if self._s.over:
             return []
-        if self._moves is None:
+        moves = self._moves
+        if moves is None:
             options = self._legal()
-            s, interp = self._s, self._interp
             player = self._decider()
-            if self._point is None:
-                self._point = object()
             point = self._point
-            labels = interp.option_labels(s, options)
-            self._moves = [Move(label, player, o, point) for label, o in zip(labels, options, strict=True)]
-        return list(self._moves)
+            if point is None:
+                point = self._point = object()
+            labels = self._interp.option_labels(self._s, options)
+            moves = self._moves = list(map(_offered, labels, repeat(player), options, repeat(point)))
+        return moves.copy()
 
     def legal_actions(self) -> list[int]:
         """The legal moves as numbers, in the order of `legal_moves()`.

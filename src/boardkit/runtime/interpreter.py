@@ -190,13 +190,12 @@ class Interpreter:
         """
         frame = s.frames[-1]
         ins = self.procs[frame[0]].code[frame[1]]
-        if isinstance(ins, Branch):
-            labels = [ins.options[o].name for o in options]
-        elif _plain(options):
-            labels = list(map(str, options))
-        else:
-            skip = str(ins.optional)
-            labels = [o if o.__class__ is str else skip if o is SKIP else label_of(o) for o in options]
+        if ins.__class__ is Branch:
+            return [ins.options[o].name for o in options]  # a branch's option names differ (the checker)
+        if _plain(options):
+            return list(map(str, options))
+        skip = str(ins.optional)
+        labels = [o if o.__class__ is str else skip if o is SKIP else label_of(o) for o in options]
         if len(set(labels)) == len(labels):
             return labels
         text, counts = s.layout.zone_text, collections.Counter(labels)
