@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from boardkit.errors import BoardkitError, OptionError, StateError
-from boardkit.io.serialize import fingerprint
 from boardkit.tools.arguments import at_least
 
 if TYPE_CHECKING:
@@ -94,6 +93,8 @@ def _cmd_replay(args: argparse.Namespace, load: Loader) -> int:
         print(f"failed at the start: {exc}")
         return 1
     print(f"{trace.ruleset}: {trace.players} players, seed {trace.seed}, options {trace.options}")
+    from boardkit.io.serialize import fingerprint  # noqa: PLC0415 - cattrs loads only when a trace is replayed
+
     if trace.fingerprint is not None and trace.fingerprint != fingerprint(rules):
         print(f"note: the rules changed since the trace was made (fingerprint {trace.fingerprint}, "
               f"now {fingerprint(rules)})")
