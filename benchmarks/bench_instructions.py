@@ -15,13 +15,21 @@ and reports the difference:
   parser tables (parse, check, compile and store, as a new or changed rule file meets it),
   minus a process that only imports boardkit.
 
+`--baselines` also counts the hand-written Python versions (`mandala_baseline.py` against the
+`mandala` case, `connect_four_baseline.py` against `benchmarks/connect_four.bk`) playing the same
+seeded random games through their `legal_moves`/`play`, and prints baseline/engine for each path:
+the playout ratios of `bench_playouts.py` and `bench_connect_four.py` (targets 0.6 and 1.0 for
+Mandala, 0.1 for Connect Four) in instructions. They hold still where wall-clock ratios move with
+the machine's load, but they are not the wall-clock figure: on this host Mandala's engine runs
+fewer instructions per second than its baseline (benchmarks/AFTER.md, sixteenth session).
+
 `--old DIR` counts another version's source tree in the same way (`git archive COMMIT src
 rulesets examples benchmarks | tar -x -C DIR`; its own rule files, its `src/` first on the
 path) and prints the ratio now/old. Every child runs with PYTHONHASHSEED=0 (string hashing
 changes a count by up to 0.5% otherwise) and with its bytecode written beforehand.
 
     python benchmarks/bench_instructions.py [--cases NAME:PLAYERS:GAMES ...] [--paths actions moves]
-        [--max-decisions 2000] [--load] [--old DIR] [--json FILE]
+        [--max-decisions 2000] [--load] [--baselines] [--old DIR] [--json FILE]
 
 Needs valgrind. A Meenakshi game costs about a minute under callgrind; the defaults take some
 ten minutes on one core.
@@ -64,6 +72,23 @@ for seed in range(games):
     decisions += n
 print(decisions)
 """
+
+# A hand-written baseline's random games, the engine's loop with its `legal_moves`/`play`.
+BASELINE = r"""
+import random, sys
+sys.path.insert(0, sys.argv[1])
+module = __import__(sys.argv[2])
+games, cap, decisions = int(sys.argv[3]), int(sys.argv[4]), 0
+for seed in range(games):
+    game, rng, n = module.new_game(seed), random.Random(seed), 0
+    while not game.is_over and n < cap:
+        game.play(rng.choice(game.legal_moves()))
+        n += 1
+    decisions += n
+print(decisions)
+"""
+# The baselines and the cases they stand beside.
+BASELINES = {"mandala": "mandala_baseline", "benchmarks/connect_four.bk": "connect_four_baseline"}
 
 LOAD = r"""
 import sys
@@ -123,6 +148,16 @@ class Tree:
         decisions = int(out)
         return (total - base) / decisions, decisions
 
+    def baseline(self, module: str, games: int, cap: int) -> float:
+        """Instructions per decision of a hand-written baseline (this checkout's benchmarks/)."""
+        where = str(bu.ROOT / "benchmarks")
+        # Its bytecode written first, as the engine's is (`warm`): a compile in one run only would count.
+        subprocess.run([sys.executable, "-c", BASELINE, where, module, "1", "1"], env=self.env(self.cache),
+                       check=True, capture_output=True)
+        base, _ = self.count(BASELINE, [where, module, "0", str(cap)], self.cache)
+        total, out = self.count(BASELINE, [where, module, str(games), str(cap)], self.cache)
+        return (total - base) / int(out)
+
     def load(self, name: str) -> int | None:
         """Instructions of a cold load of `name`; None where this version cannot read it."""
         cold = Path(tempfile.mkdtemp(prefix="bk-cold-"))
@@ -153,6 +188,8 @@ def main() -> None:
     parser.add_argument("--max-decisions", type=int, default=2000)
     parser.add_argument("--load", action="store_true", help="also count cold loads")
     parser.add_argument("--load-rulesets", nargs="+", default=LOAD_RULESETS)
+    parser.add_argument("--baselines", action="store_true",
+                        help="also count the hand-written baselines beside the cases they stand for")
     parser.add_argument("--old", type=Path, help="the root of an older export (src/, rulesets/) to count the same way")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -183,6 +220,22 @@ def main() -> None:
     bu.print_table("Instructions per decision (callgrind, start-up subtracted)",
                    ["case", "path", "decisions", *trees, *(["now/old"] if "old" in trees else [])], rows)
 
+    baselines: list[dict[str, object]] = []
+    if args.baselines:
+        rows = []
+        for case in args.cases:
+            name, _, games = case.rsplit(":", 2)
+            if name not in BASELINES:
+                continue
+            per = trees["now"].baseline(BASELINES[name], int(games), args.max_decisions)
+            engine = {d["path"]: d["now"] for d in decisions if d["case"] == case}
+            baselines.append({"case": case, "baseline": per, **{f"{path}_ratio": ratio(per, engine[path])
+                                                                for path in engine}})
+            rows.append([case, bu.fmt(per), *(bu.fmt(ratio(per, engine.get(path)), ".3f") for path in args.paths)])
+            print(*rows[-1], flush=True)
+        bu.print_table("Hand-written baseline: instructions per decision, and baseline/engine",
+                       ["case", "baseline", *(f"baseline/{path}" for path in args.paths)], rows)
+
     loads: list[dict[str, object]] = []
     if args.load:
         rows = []
@@ -199,7 +252,7 @@ def main() -> None:
         shutil.rmtree(tree.cache, ignore_errors=True)
         shutil.rmtree(tree.tables, ignore_errors=True)
     if args.json is not None:
-        results = {"provenance": bu.provenance(), "decisions": decisions, "load": loads}
+        results = {"provenance": bu.provenance(), "decisions": decisions, "baselines": baselines, "load": loads}
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 
 
