@@ -263,6 +263,20 @@ def test_a_runaway_ruleset_reports_the_first_failing_game_whatever_the_jobs() ->
     assert simulate(rules, games=index, players=2, seed=2).summary.finished == index
 
 
+def test_a_failure_in_a_game_this_process_plays_is_the_one_a_serial_run_reports() -> None:
+    """With seed 7 games 0 and 1 finish and game 2 fails: with `jobs=2` the first two chunks go to
+    the worker, and this process plays game 2 itself while the worker starts.
+    """
+    rules = boardkit.parse_ruleset(TRAP, filename="trap.bk")
+    reported = []
+    for jobs in (1, 2):
+        with pytest.raises(SimulationError) as info:
+            simulate(rules, games=20, players=2, seed=7, jobs=jobs)
+        reported.append((info.value.index, info.value.seed, str(info.value)))
+    assert reported[0] == reported[1]
+    assert reported[0][:2] == (2, 9)
+
+
 def test_a_parsed_variant_of_a_file_beside_it_runs_in_worker_processes(tmp_path: Path) -> None:
     """Workers parse the variant's text again under its file name, so `extends` still resolves."""
     base = Path(boardkit.load_ruleset("mandala").source_path).read_text(encoding="utf-8")
