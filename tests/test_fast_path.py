@@ -172,6 +172,50 @@ def test_undo_goes_back_through_every_decision_past_the_checkpoints_kept(loaded:
         assert game.to_json() == states[len(game.history)]
 
 
+# Three hundred zones: more than a byte numbers, so undo checkpoints keep locations in an array.
+_BOXES = ", ".join(f"b{i}" for i in range(1, 301))
+MANY_ZONES = f"""game "Many Boxes"
+players 2
+enum Box {{ {_BOXES} }}
+component Token {{ n: int }} label text(.n)
+zone box[Box]: pile, public
+setup {{
+  create 3 Token(n: 1) into box[b1]
+}}
+play {{
+  let p = 0
+  repeat 40 {{
+    turn p {{
+      choose b from [b for b in Box if not empty(box[b])] prompt "from"
+      choose d from [b1, b2, b299, b300] prompt "to"
+      move 1 of box[b] to box[d]
+    }}
+    set p = next(p)
+  }}
+  end game "done"
+}}
+score p = size(box[b300])
+"""
+
+
+@pytest.mark.parametrize("ruleset", ["mandala", "many zones"])
+def test_undo_restores_every_decision_whatever_the_number_of_zones(ruleset: str) -> None:
+    """Checkpoints keep locations as bytes up to 256 zones (Mandala has 14), as an array beyond."""
+    rules = (boardkit.parse_ruleset(MANY_ZONES, filename="many.bk") if ruleset == "many zones"
+             else boardkit.load_ruleset(ruleset))
+    game = rules.new_game(players=2, seed=4)
+    assert (len(game.state.zones) > 256) == (ruleset == "many zones")
+    rng = random.Random(4)
+    states = [game.to_json()]
+    while not game.is_over and len(states) < 60:
+        game.apply_action(rng.choice(game.legal_actions()))
+        states.append(game.to_json())
+    assert len(states) > 17  # past two checkpoints
+    while game.history:
+        game.undo()
+        assert game.to_json() == states[len(game.history)]
+
+
 def test_a_truth_value_is_no_player_count() -> None:
     with pytest.raises(boardkit.OptionError):
         boardkit.load_ruleset("mandala").new_game(players=True)  # type: ignore[arg-type]

@@ -466,12 +466,15 @@ class State:
     def snapshot(self, *, compact: bool = False) -> Snapshot:
         """What `restore` needs to bring the state back.
 
-        A compact one (for undo checkpoints, kept long) holds piece locations as an array rather
-        than a list, and neither memo nor trail: what they hold would stay alive with the game.
+        A compact one (for undo checkpoints, kept long) holds piece locations as bytes (or an array
+        where there are more zones than a byte counts) rather than a list, and neither memo nor
+        trail: what they hold would stay alive with the game.
         """
-        loc: list[int] | array.array[int] = self.loc[:]
+        loc: list[int] | bytes | array.array[int] = self.loc[:]
         if compact:
-            loc = array.array("H" if len(self.zones) <= _SHORT else "l", self.loc)
+            # bytes() of a list of small numbers is several times quicker than array() of it.
+            zones = len(self.zones)
+            loc = bytes(self.loc) if zones <= _BYTE else array.array("H" if zones <= _SHORT else "l", self.loc)
         frames = [[name, pc, dict(local), below] for name, pc, local, below in self.frames]
         if self.boards:
             self.token = object()  # the snapshot shares the boards
@@ -516,8 +519,9 @@ def _forget_in(known: dict[int, int], loc: list[int], dest: int,
     return kept
 
 
-# The most zones whose slots fit in two bytes.
-_SHORT = 65535
+# The most zones whose slots fit in one byte, and in two.
+_BYTE = 256
+_SHORT = 65536
 
 
 def var_set_event(key: Key, value: Value) -> VarSet:
