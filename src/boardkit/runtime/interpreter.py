@@ -193,7 +193,7 @@ class Interpreter:
         if ins.__class__ is Branch:
             return [ins.options[o].name for o in options]  # a branch's option names differ (the checker)
         if _plain(options):
-            return list(map(str, options))
+            return options[:] if options[0].__class__ is str else [str(o) for o in options]
         skip = str(ins.optional)
         labels = [o if o.__class__ is str else skip if o is SKIP else label_of(o) for o in options]
         if len(set(labels)) == len(labels):
@@ -248,11 +248,7 @@ class Interpreter:
             frame[1] = ins.options[option].target
         else:
             if label is None:
-                kind = option.__class__  # `_plain`, written out: this is the hot step
-                if (kind is int or kind is str) and len(set(map(type, options))) == 1:
-                    label = str(option)
-                else:
-                    label = self.option_labels(s, options)[i]
+                label = str(option) if _plain(options) else self.option_labels(s, options)[i]
             frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)
             frame[1] += 1
         s.elog.append((chooser, label, ins.prompt))  # a Chose (State.elog)
@@ -536,8 +532,16 @@ def _clean(s: State, snap: list[Any]) -> None:
 
 def _plain(options: list[Value]) -> bool:
     """Whether the options are numbers alone or texts alone: each labelled by itself, distinct ones never alike."""
-    kind = options[0].__class__ if options else None
-    return (kind is int or kind is str) and len(set(map(type, options))) == 1
+    if not options:
+        return False
+    kind = options[0].__class__
+    if kind is not int and kind is not str:
+        return False
+    # A loop, not a set of the types: compiled, it costs a few instructions an option.
+    for o in options:
+        if o.__class__ is not kind:
+            return False
+    return True
 
 
 @mypyc_attr(native_class=False)  # a list subclass, in the compiled build too
