@@ -91,21 +91,25 @@ def multiply(a: Value, b: Value) -> Value:
 
 def zone_attr(s: Any, slot: int, name: str) -> list[Value]:  # noqa: ANN401 - a game state; runtime.state imports this module
     """`zone.attr`: the attribute of every piece in a zone, worked out again only once the zone changed."""
-    zone = s.zones[slot]
+    # Typed locals: compiled, the lookups below are then a list's and a dict's own, not generic ones.
+    zones: list[Any] = s.zones
+    proj: dict[tuple[int, str], tuple[Any, list[Value]]] = s.proj
+    zone = zones[slot]
     key = (slot, name)
-    known = s.proj.get(key)
+    known = proj.get(key)
     if known is not None and known[0] is zone:
-        found: list[Value] = known[1]
-        return found
+        return known[1]
     found = [p.attrs[name] for p in zone]
-    s.proj[key] = (zone, found)
+    proj[key] = (zone, found)
     return found
 
 
 def zone_count(s: Any, slot: int, name: str, value: Value) -> int:  # noqa: ANN401 - a game state
     """`count(zone where .attr == value)`: charged as the walk it stands for."""
-    s.work -= len(s.zones[slot])
-    if s.work < 0:
+    zones: list[Any] = s.zones
+    work: int = s.work - len(zones[slot])
+    s.work = work
+    if work < 0:
         over_budget()
     return zone_attr(s, slot, name).count(value)
 
