@@ -41,6 +41,10 @@ TRIAL_LIMIT = 200_000
 # has one; see `_branch_completable`).
 _Site = tuple[int, Any, Any, int, Any, "str | None", "tuple[Any, ...] | None"]
 _PLAIN, _BRANCH, _OPTIONAL = 0, 1, 2
+# What taking an option reads of its decision, looked up once: a branch's option names and
+# targets (None and () for a choice), the choice's variable, the prompt, and the label of an
+# optional choice's skip. The compiled build reads these as a tuple's items, not the model's attributes.
+_Step = tuple["tuple[str, ...] | None", tuple[int, ...], str, str, str]
 # Interpreter._chain's codes: a dead end may follow; the turn cannot go on past the procedure
 # (0: that depends on the callers).
 _FAILS, _STOPS = 1, 2
@@ -69,6 +73,9 @@ class Interpreter:
         # Each decision site's facts as decide() reads them, looked up once per decision.
         self._decisions: dict[str, dict[int, _Site]] = {
             name: {pc: self._site_facts(name, pc) for pc in p.sites if isinstance(p.code[pc], (Branch, Choose))}
+            for name, p in program.procs.items()}
+        self._steps: dict[str, dict[int, _Step]] = {
+            name: {pc: _step_of(ins) for pc, ins in enumerate(p.code) if isinstance(ins, (Branch, Choose))}
             for name, p in program.procs.items()}
 
     def _site_facts(self, name: str, pc: int) -> _Site:
@@ -189,12 +196,11 @@ class Interpreter:
         and any still alike are numbered ("#2").
         """
         frame = s.frames[-1]
-        ins = self.procs[frame[0]].code[frame[1]]
-        if ins.__class__ is Branch:
-            return [ins.options[o].name for o in options]  # a branch's option names differ (the checker)
+        names, _, _, _, skip = self._steps[frame[0]][frame[1]]
+        if names is not None:
+            return [names[o] for o in options]  # a branch's option names differ (the checker)
         if _plain(options):
             return options[:] if options[0].__class__ is str else [str(o) for o in options]
-        skip = str(ins.optional)
         labels = [o if o.__class__ is str else skip if o is SKIP else label_of(o) for o in options]
         if len(set(labels)) == len(labels):
             return labels
@@ -219,16 +225,17 @@ class Interpreter:
         Look-ahead passes no label: its choices are not events of the game.
         """
         frame = s.frames[-1]
-        self._take(s, frame, self.procs[frame[0]].code[frame[1]], option, chooser, label)
+        self._take(s, frame, self._steps[frame[0]][frame[1]], option, chooser, label)
 
     @staticmethod
-    def _take(s: State, frame: list[Any], ins: Decision, option: Value, chooser: int, label: str | None) -> None:  # noqa: PLR0917 - the hot step
+    def _take(s: State, frame: list[Any], step_: _Step, option: Value, chooser: int, label: str | None) -> None:  # noqa: PLR0917 - the hot step
+        names, targets, var, prompt, _ = step_
         if label is not None:
-            s.elog.append((chooser, label, ins.prompt))  # a Chose (State.elog)
-        if ins.__class__ is Branch:
-            frame[1] = ins.options[option].target
+            s.elog.append((chooser, label, prompt))  # a Chose (State.elog)
+        if names is not None:
+            frame[1] = targets[option]
         else:
-            frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)  # type: ignore[union-attr]
+            frame[2][var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)
             frame[1] += 1
         if s.trail is not None:
             step(s, option)
@@ -240,18 +247,18 @@ class Interpreter:
         could share it: numbers alone, texts alone and a branch's names cannot.
         """
         frame = s.frames[-1]
-        ins = self.procs[frame[0]].code[frame[1]]
+        names, targets, var, prompt, _ = self._steps[frame[0]][frame[1]]
         option = options[i]
-        if ins.__class__ is Branch:
+        if names is not None:
             if label is None:
-                label = ins.options[option].name
-            frame[1] = ins.options[option].target
+                label = names[option]
+            frame[1] = targets[option]
         else:
             if label is None:
                 label = str(option) if _plain(options) else self.option_labels(s, options)[i]
-            frame[2][ins.var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)
+            frame[2][var] = None if option is SKIP else (list(option) if isinstance(option, list) else option)
             frame[1] += 1
-        s.elog.append((chooser, label, ins.prompt))  # a Chose (State.elog)
+        s.elog.append((chooser, label, prompt))  # a Chose (State.elog)
         if s.trail is not None:
             step(s, option)
         return label
@@ -425,7 +432,7 @@ class Interpreter:
             snap.append(s.snapshot())
         try:
             frame = s.frames[-1]  # `apply`, written out
-            self._take(s, frame, self.procs[frame[0]].code[frame[1]], option, chooser, None)
+            self._take(s, frame, self._steps[frame[0]][frame[1]], option, chooser, None)
             return self._completable(s, chooser, depth)
         except DeadEnd:
             return False
@@ -530,6 +537,12 @@ def _clean(s: State, snap: list[Any]) -> None:
         del snap[1:]
 
 
+def _step_of(ins: Branch | Choose) -> _Step:
+    if isinstance(ins, Branch):
+        return (tuple(o.name for o in ins.options), tuple(o.target for o in ins.options), "", ins.prompt, "")
+    return None, (), ins.var, ins.prompt, str(ins.optional)
+
+
 def _plain(options: list[Value]) -> bool:
     """Whether the options are numbers alone or texts alone: each labelled by itself, distinct ones never alike."""
     if not options:
@@ -537,11 +550,8 @@ def _plain(options: list[Value]) -> bool:
     kind = options[0].__class__
     if kind is not int and kind is not str:
         return False
-    # A loop, not a set of the types: compiled, it costs a few instructions an option.
-    for o in options:
-        if o.__class__ is not kind:
-            return False
-    return True
+    # Not a set of the types: compiled, this `all` is a loop of a few instructions an option.
+    return all(o.__class__ is kind for o in options)
 
 
 @mypyc_attr(native_class=False)  # a list subclass, in the compiled build too
