@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 import boardkit
 from boardkit.agents import GreedyAgent, MCTSAgent, make_agent, register_agent
+from boardkit.runtime.events import TurnStarted
 from boardkit.tools.simulate import simulate
 
 CONNECT_FOUR = str(Path(__file__).resolve().parents[1] / "benchmarks" / "connect_four.bk")
@@ -215,3 +217,58 @@ def test_the_turn_comparison_plays_chakra_on_a_par_with_greedy() -> None:
                       rotate=True, stall=300)
     assert all(r.end_reason == "5 chakras harmonized" for r in result.records)
     assert all(r.scores[r.agents.index(spec)] >= 4 for r in result.records)  # seen: 6 and 17
+
+
+def _rollout_turns(world: boardkit.Game, agent: MCTSAgent) -> list[int]:
+    """The players of the turns a rollout from `world` plays: the turn under way, then each turn begun and played."""
+    start = len(world.events)
+    current = world.state.turn_player
+    agent._roll_out(world)  # noqa: SLF001 - the rollout's extent is the point
+    begun = [e.player for e in world.events[start:] if isinstance(e, TurnStarted)]
+    # A rollout stops as a turn begins: the last turn begun was not played, unless the game ended in it.
+    played = begun if world.is_over else begun[:-1]
+    return [current, *played]
+
+
+@pytest.mark.parametrize("spec", ["mcts:1:even=1", "mcts:9:top=3:depth=1:rollout=2:follow=1:margin=4:even=1"])
+def test_even_is_parsed_and_off_by_default(spec: str) -> None:
+    agent = make_agent(spec, 0)
+    assert isinstance(agent, MCTSAgent)
+    assert agent.even == 1
+    plain = make_agent(spec.replace(":even=1", ""), 0)
+    assert isinstance(plain, MCTSAgent)
+    assert plain.even == 0
+
+
+def test_even_rollouts_give_every_player_as_many_turns(c4: boardkit.Ruleset) -> None:
+    """Alternating turns: one rollout turn is the other player's only; `even` adds the mover's next one."""
+    for even, turns in ((0, 1), (1, 2)):
+        world = c4.new_game(players=2, seed=0)
+        world.play("3")
+        assert _rollout_turns(world, MCTSAgent(seed=0, rollout=1, even=even)) == [1, 0][:turns]
+    world = c4.new_game(players=2, seed=0)
+    assert _rollout_turns(world, MCTSAgent(seed=0, rollout=2, even=1)) == [0, 1]  # already even: as without
+
+
+def test_even_rollouts_share_turns_when_the_order_is_irregular() -> None:
+    """Meenakshi with 2 players seats the turns by pawn heights (A, B, B, A in the first round): a
+    plain two-turn rollout often gives one player both turns; an even one never ends that way."""
+    rules = boardkit.load_ruleset("meenakshi")
+    game = rules.new_game(players=2, seed=3)
+    uneven_plain = longer = 0
+    starts = 0
+    rng = random.Random(5)
+    while not game.is_over and starts < 12:
+        turn = game.turn_count
+        game.apply_action(rng.randrange(len(game.legal_actions())))
+        if game.turn_count == turn or game.is_over:
+            continue
+        starts += 1  # the start of a turn: roll out from here both ways, on the same random choices
+        plain = _rollout_turns(game.clone(), MCTSAgent(seed=starts, rollout=2))
+        even = _rollout_turns(game.clone(), MCTSAgent(seed=starts, rollout=2, even=1))
+        assert even[:len(plain)] == plain or len(plain) < 2  # the same turns first (the same choices)
+        uneven_plain += plain.count(0) != plain.count(1)
+        longer += len(even) > len(plain)
+        assert even.count(0) == even.count(1) or len(even) == 4  # even, or at its bound of 2 turns a player
+    assert uneven_plain > 0
+    assert longer == uneven_plain

@@ -175,7 +175,10 @@ class MCTSAgent:
     after the rest of its line), below it by the heuristic right after the move. `depth` above 0
     bounds the tree's depth; `depth=1` with `top` compares the candidates on shared deals
     instead of growing a tree (`_compare`), `iterations` then counting rollouts, and with
-    `follow=1` the chosen candidate's line is then played to the end of the turn. A move that
+    `follow=1` the chosen candidate's line is then played to the end of the turn. With `even=1`
+    a rollout goes on past its `rollout` turns until the players have played as many turns
+    each (`_roll_out`): where a move changes the turn order, the candidates are then judged after
+    the same number of turns of every player. A move that
     wins at once (nothing hidden) is played without searching. The budget is `iterations`, or
     `seconds` of thinking when given; the move played is the most visited one.
     """
@@ -185,7 +188,7 @@ class MCTSAgent:
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None, *,
                  rollout: int = 1, guide: float = 0.0, explore: float = _EXPLORE, top: int = 0,
                  plan: int = 0, depth: int = 0, root: int = GREEDY_BUDGET, follow: int = 0,
-                 margin: float = 0.0) -> None:
+                 margin: float = 0.0, even: int = 0) -> None:
         self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
         self.iterations = iterations
         self.seconds = seconds
@@ -198,6 +201,7 @@ class MCTSAgent:
         self.root = root
         self.follow = follow
         self.margin = margin
+        self.even = even
         # With `follow`: the rest of the line chosen at the start of the turn (as the greedy agent's plan).
         self._plan: tuple[Game, int, list[str]] | None = None
         self._margins = _Scale()
@@ -347,12 +351,29 @@ class MCTSAgent:
                 n.total += reward[n.player]
 
     def _roll_out(self, world: Game, rng: random.Random | None = None) -> None:
-        """Plays on until `rollout` more turns have begun (or, in a game without turns, as many decisions)."""
+        """Plays on until `rollout` more turns have begun (or, in a game without turns, as many decisions).
+
+        With `even`, it then plays on, turn by turn, until every player has played as many of its
+        turns as the others (at most `rollout` turns a player in all), so that a move that gives
+        its player one more turn before the rollout ends is not credited with that turn's gains.
+        """
         rng = rng or self._rng
         stop = world.turn_count + self.rollout
-        for _ in range(self.rollout * _DECISIONS_PER_TURN):
-            if world.is_over or world.turn_count >= stop:
+        reach = self.rollout * (world.players if self.even else 1)
+        bound = world.turn_count + reach
+        turns = [0] * world.players  # with `even`: the turns each player has played in the rollout
+        seen = -1
+        for _ in range(reach * _DECISIONS_PER_TURN):
+            if world.is_over:
                 return
+            if world.turn_count != seen:  # a turn begins (or the rollout does)
+                if world.turn_count >= stop and (not self.even or world.turn_count >= bound
+                                                 or min(turns) == max(turns)):
+                    return
+                seen = world.turn_count
+                who = world.state.turn_player
+                if isinstance(who, int) and 0 <= who < len(turns):
+                    turns[who] += 1
             n = len(world.legal_actions())
             if n > 1 and self.plan:
                 self._play_turn(world, rng)
@@ -491,7 +512,7 @@ def _greedy(budget: str | None, seed: int) -> Agent:
 _MCTS_OPTIONS: dict[str, tuple[type[int | float], float, float | None]] = {
     "explore": (float, 0, None), "guide": (float, 0, 1), "plan": (int, 0, None), "rollout": (int, 0, None),
     "top": (int, 0, None), "depth": (int, 0, None), "root": (int, 1, None), "follow": (int, 0, 1),
-    "margin": (float, 0, None)}
+    "margin": (float, 0, None), "even": (int, 0, 1)}
 
 
 def _mcts(budget: str | None, seed: int) -> Agent:
@@ -523,7 +544,8 @@ def _mcts(budget: str | None, seed: int) -> Agent:
                      guide=options.get("guide", 0.0), explore=options.get("explore", _EXPLORE),
                      top=int(options.get("top", 0)), plan=int(options.get("plan", 0)),
                      depth=int(options.get("depth", 0)), root=int(options.get("root", GREEDY_BUDGET)),
-                     follow=int(options.get("follow", 0)), margin=options.get("margin", 0.0))
+                     follow=int(options.get("follow", 0)), margin=options.get("margin", 0.0),
+                     even=int(options.get("even", 0)))
 
 
 register_agent("greedy", _greedy)
