@@ -532,10 +532,13 @@ def var_set_event(key: Key, value: Value) -> VarSet:
     return VarSet(key_text(key), by_id(value))
 
 
-class _OnePiece(dict[int, tuple[int]]):
-    """Shared one-piece tuples for events: most moves move one piece, and a game keeps its log."""
+class _OnePiece(dict[int, tuple[int, ...]]):
+    """Shared one-piece tuples for events: most moves move one piece, and a game keeps its log.
 
-    def __missing__(self, piece_id: int) -> tuple[int]:
+    Typed `tuple[int, ...]`: a compiled build unboxes a `tuple[int]` and boxes a new one on use.
+    """
+
+    def __missing__(self, piece_id: int) -> tuple[int, ...]:
         one = self[piece_id] = (piece_id,)
         return one
 
