@@ -622,7 +622,7 @@ class ExprGen:
         for attr, value in ((cond.left, cond.right), (cond.right, cond.left)):
             if (isinstance(attr, m.PieceAttr) and isinstance(attr.piece, m.Bound) and attr.piece.ident == where.it.ident
                     and not any(isinstance(n, m.Bound) and n.ident == where.it.ident for n in _all_nodes(value))):
-                return f"_zcount(s, {self.zone_slot(where.coll)}, {attr.name!r}, {self.gen(value)})"
+                return f"_zcount(s, s.zones, s.proj, {self.zone_slot(where.coll)}, {attr.name!r}, {self.gen(value)})"
         return None
 
     def _occupied_count(self, node: m.BuiltinCall) -> str | None:
@@ -648,7 +648,7 @@ class ExprGen:
         if not self.pieces(obj):
             return f"_attr({self.gen(obj)}, {node.name!r})"
         if isinstance(obj, m.ZoneRef):
-            return f"_zattr(s, {self.zone_slot(obj)}, {node.name!r})"
+            return f"_zattr(s.zones, s.proj, {self.zone_slot(obj)}, {node.name!r})"
         if isinstance(obj, m.FuncCall) and obj.name in self.remembered:
             self.projections.setdefault(obj.name, set()).add(node.name)
             return f"FA_{obj.name}__{node.name}({''.join(['s', *(', ' + self.gen(a) for a in obj.args)])})"

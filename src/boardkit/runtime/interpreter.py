@@ -302,21 +302,22 @@ class Interpreter:
         events, s.elog = s.elog, _NO_EVENTS
         s.probing = chooser
         snap: list[Snapshot] = []  # taken only if a trial has to run
+        local: dict[str, Value] = s.frames[-1][2]
         try:
             for options in (plain, fallback):
                 legal = []
                 for o in options:
                     if len(snap) > 1:  # `_clean`, without a call where nothing is to be done (hot)
                         _clean(s, snap)
+                        local = s.frames[-1][2]  # the restore put new frames in place
                     s.work = WORK_LIMIT  # each continuation may do a run's work; the trial count bounds them
-                    # The shortcut (as in `_try`, written out); a full trial's restore puts new
-                    # frames in place, so the locals are read anew (s.frames).
+                    # The shortcut (as in `_try`, written out).
                     if quick is None:
                         found = None
                     elif var is None:
-                        found = quick[o](s, s.frames[-1][2], 0, below)  # type: ignore[index]
+                        found = quick[o](s, local, 0, below)  # type: ignore[index]
                     else:
-                        found = quick(s, {**s.frames[-1][2], var: None if o is SKIP else o}, 0, below)  # type: ignore[operator]
+                        found = quick(s, {**local, var: None if o is SKIP else o}, 0, below)  # type: ignore[operator]
                     if found is None:
                         found = self._full(s, snap, o, chooser, 0)
                     if found:

@@ -89,11 +89,13 @@ def multiply(a: Value, b: Value) -> Value:
     return a * b
 
 
-def zone_attr(s: Any, slot: int, name: str) -> list[Value]:  # noqa: ANN401 - a game state; runtime.state imports this module
-    """`zone.attr`: the attribute of every piece in a zone, worked out again only once the zone changed."""
-    # Typed locals: compiled, the lookups below are then a list's and a dict's own, not generic ones.
-    zones: list[Any] = s.zones
-    proj: dict[tuple[int, str], tuple[Any, list[Value]]] = s.proj
+def zone_attr(zones: list[list[Piece]], proj: dict[tuple[int, str], tuple[Any, list[Value]]], slot: int,
+              name: str) -> list[Value]:
+    """`zone.attr`: the attribute of every piece in a zone, worked out again only once the zone changed.
+
+    Generated code passes the state's `zones` and `proj`: it reads them cheaply, and a compiled
+    helper would read them from the (plain Python) state the generic way.
+    """
     zone = zones[slot]
     key = (slot, name)
     known = proj.get(key)
@@ -104,14 +106,14 @@ def zone_attr(s: Any, slot: int, name: str) -> list[Value]:  # noqa: ANN401 - a 
     return found
 
 
-def zone_count(s: Any, slot: int, name: str, value: Value) -> int:  # noqa: ANN401 - a game state
+def zone_count(s: Budget, zones: list[list[Piece]], proj: dict[tuple[int, str], tuple[Any, list[Value]]],  # noqa: PLR0917
+               slot: int, name: str, value: Value) -> int:
     """`count(zone where .attr == value)`: charged as the walk it stands for."""
-    zones: list[Any] = s.zones
-    work: int = s.work - len(zones[slot])
+    work = s.work - len(zones[slot])
     s.work = work
     if work < 0:
         over_budget()
-    return zone_attr(s, slot, name).count(value)
+    return zone_attr(zones, proj, slot, name).count(value)
 
 
 def attribute(value: Value, name: str) -> Value:
