@@ -25,15 +25,26 @@ if TYPE_CHECKING:
 # on a wrong one as plain Python does (the compiled build checks no narrower type first).
 
 
+# Up to this many items, `distinct` compares each with those kept: cheaper than a dict for the
+# short lists rules pass (a hand's colours), and the same result (equal items are one).
+_SHORT = 16
+
+
 def _distinct(xs: Value) -> list[Value]:
+    if xs.__class__ is list and len(xs) <= _SHORT:
+        return _kept(xs)
     try:
         return list(dict.fromkeys(xs))
     except TypeError:  # unhashable items, such as lists
-        seen: list[Value] = []
-        for x in xs:
-            if x not in seen:
-                seen.append(x)
-        return seen
+        return _kept(xs)
+
+
+def _kept(xs: Value) -> list[Value]:
+    seen: list[Value] = []
+    for x in xs:
+        if x not in seen:
+            seen.append(x)
+    return seen
 
 
 def _range(low: Value, high: Value) -> list[int]:
@@ -41,6 +52,10 @@ def _range(low: Value, high: Value) -> list[int]:
     if high - low >= LIST_LIMIT:
         msg = f"range({low}, {high}) would hold more than {LIST_LIMIT} numbers"
         raise ValueError(msg)
+    if type(low) is int and type(high) is int:  # compiled, a loop of its own, not a call of range()
+        first: int = low
+        last: int = high
+        return [i for i in range(first, last + 1)]  # noqa: C416 - see above
     return list(range(low, high + 1))
 
 

@@ -18,7 +18,7 @@ from boardkit.model.defs import number_range
 from boardkit.runtime import grid, proofs
 from boardkit.runtime.events import Chose, Created, Event, GameEnded, Logged, Moved, Peeked, Revealed, Shuffled, VarSet
 from boardkit.runtime.pieces import Piece, by_id, label_of
-from boardkit.runtime.work import WORK_LIMIT, add
+from boardkit.runtime.work import WORK_LIMIT, Projections, add
 
 if TYPE_CHECKING:
     from boardkit.model.defs import GameDef, ZoneDef
@@ -144,10 +144,10 @@ class State:
         # the look-ahead of one decision and the decisions after it ask again. Every effect
         # starts it afresh.
         self.memo: dict[tuple[Any, ...], Value] = {}
-        # Projections of zones (`hand[p].colour`): (slot, attribute) -> (the zone's list, its
-        # pieces' values). Zone lists are replaced, never changed in place, so an entry holds
-        # while its list is the zone's: across effects, snapshots and copies.
-        self.proj: dict[tuple[int, str], tuple[list[Piece], list[Value]]] = {}
+        # Projections of zones (`hand[p].colour`): attribute -> by slot, (the zone's list, its
+        # pieces' values) or None (work.zone_attr). Zone lists are replaced, never changed in
+        # place, so an entry holds while its list is the zone's: across effects and snapshots.
+        self.proj: Projections = {}
         # What look-ahead trials proved, by position (runtime/proofs.py): shared with clones, kept
         # from the first copy (search) or full trial on; undo checkpoints leave it out.
         self.trail: proofs.Trail = None

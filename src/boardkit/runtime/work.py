@@ -89,25 +89,31 @@ def multiply(a: Value, b: Value) -> Value:
     return a * b
 
 
-def zone_attr(zones: list[list[Piece]], proj: dict[tuple[int, str], tuple[Any, list[Value]]], slot: int,
-              name: str) -> list[Value]:
+#: `State.proj`: by attribute name, a list by zone slot of (the zone's list, its pieces' values).
+Projections: TypeAlias = dict[str, list[Any]]
+
+
+def zone_attr(zones: list[list[Piece]], proj: Projections, slot: int, name: str) -> list[Value]:
     """`zone.attr`: the attribute of every piece in a zone, worked out again only once the zone changed.
 
     Generated code passes the state's `zones` and `proj`: it reads them cheaply, and a compiled
     helper would read them from the (plain Python) state the generic way.
     """
     zone = zones[slot]
-    key = (slot, name)
-    known = proj.get(key)
+    by_slot = proj.get(name)  # by name, then slot: no key is made to look an entry up
+    if by_slot is None:
+        by_slot = proj[name] = [None] * len(zones)
+    known = by_slot[slot]
     if known is not None and known[0] is zone:
-        return known[1]
+        values: list[Value] = known[1]
+        return values
     found = [p.attrs[name] for p in zone]
-    proj[key] = (zone, found)
+    by_slot[slot] = (zone, found)
     return found
 
 
-def zone_count(s: Budget, zones: list[list[Piece]], proj: dict[tuple[int, str], tuple[Any, list[Value]]],  # noqa: PLR0917
-               slot: int, name: str, value: Value) -> int:
+def zone_count(s: Budget, zones: list[list[Piece]], proj: Projections, slot: int, name: str,  # noqa: PLR0917
+               value: Value) -> int:
     """`count(zone where .attr == value)`: charged as the walk it stands for."""
     work = s.work - len(zones[slot])
     s.work = work
