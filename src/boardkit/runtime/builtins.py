@@ -71,7 +71,10 @@ def _position(xs: Value, x: Value) -> int:
 def _concat(lists: Value) -> list[Value]:
     out: list[Value] = []
     for xs in lists:
-        out.extend(iter(xs))  # iter: Python's own message for a value that is no list, in both builds
+        if xs.__class__ is list:  # a list's items are copied at once; an iterator's one by one
+            out.extend(xs)
+        else:
+            out.extend(iter(xs))  # iter: Python's own message for a value that is no list, in both builds
     return out
 
 
