@@ -154,3 +154,54 @@ def test_an_option_whose_effects_cannot_lead_to_a_dead_end_is_settled_without_a_
     game.play("safe")
     assert game.is_over
     assert game.scores()[0] == 1
+
+
+
+FILTERED = """\
+  turn 0 {
+    choose prompt "action" {
+      option pick { pick() }
+      option rest otherwise { set v = -1 }
+    }
+  }
+}
+proc pick() {
+  choose x from [x for x in [0, 1, 2, 3] if 6 / (limit - x) > 0 and x > limit - 2] prompt "x"
+  choose y from [y for y in [1, 2] if y + x > 3] prompt "y"
+  set v = x + y"""
+
+
+def _filtered(limit: int) -> boardkit.Ruleset:
+    text = f'game "filtered"\nplayers 2\nvar v = 0\nconst limit = {limit}\nplay {{\n{FILTERED}\n}}\nscore p = v\n'
+    return boardkit.parse_ruleset(text, filename="filtered.bk")
+
+
+def test_a_filtered_choice_is_looked_ahead_one_item_at_a_time() -> None:
+    source = _filtered(4).program.source
+    assert "_vals = D_pick_0" not in source  # the list of options is not made to be looked ahead
+    assert "for _v_x_1 in (0, 1, 2, 3):" in source
+    assert "continue" in source
+
+
+@pytest.mark.parametrize(("limit", "offered"), [(4, ["pick"]), (5, ["rest"]), (-2, ["rest"])])
+def test_a_filtered_choice_leads_on_as_a_full_trial_finds(limit: int, offered: list[str]) -> None:
+    # 4: x = 3 passes its filter and has a y; 5: no x passes; -2: no x passes (the divisions
+    # are negative).
+    rules = _filtered(limit)
+    assert [m.label for m in rules.new_game(seed=0).legal_moves()] == offered
+    rules.interpreter.shortcuts = False  # every option tried in full
+    try:
+        assert [m.label for m in rules.new_game(seed=0).legal_moves()] == offered
+    finally:
+        rules.interpreter.shortcuts = True
+
+
+def test_a_fault_past_the_first_item_that_leads_on_shows_when_the_game_gets_there() -> None:
+    # limit 3: x = 2 passes and has a y, so x = 3, whose division fails, is not worked out ahead.
+    game = _filtered(3).new_game(seed=0)
+    assert [m.label for m in game.legal_moves()] == ["pick"]
+    game.play("pick")
+    with pytest.raises(boardkit.RuleRuntimeError) as err:
+        game.legal_moves()
+    assert "filtered.bk:" in str(err.value)
+    assert "ZeroDivisionError" in str(err.value)

@@ -94,6 +94,43 @@ class ExprGen:
         finally:
             self.locals = saved
 
+    def lazily(self, node: m.Expr, locals_name: str) -> tuple[list[str], str, int] | None:
+        """A filtered list (`[x for x in xs if c]`, `xs where c`) as a loop over the items that pass.
+
+        Returns the lines that open the loop (its body goes one level in), the source of the
+        item, and what the loop charges the work budget up front; None for any other expression.
+        For the look-ahead, which asks only whether some option leads on: it stops at the first
+        such option, and the conditions of the rest are never worked out.
+        """
+        elt: m.Expr | None = None
+        if isinstance(node, m.Where):
+            var, coll, cond = node.it.ident, node.coll, node.cond
+        elif isinstance(node, m.ListComp) and len(node.fors) == 1:
+            f = node.fors[0]
+            if f.cond is None:
+                return None
+            var, coll, cond, elt = f.var.ident, f.iter, f.cond, node.elt
+            if self.pieces(coll):
+                self._piece_vars.add(var)
+        else:
+            return None
+        saved = self.locals, self.charged, self._hoisted
+        hoisted: dict[str, str] = {}
+        self.locals, self.charged, self._hoisted = locals_name, 0, hoisted if self.hoisting else None
+        try:
+            source = self._walked(coll)
+            self._inside += 1  # the loop's body is the comprehension's: worked out once per item
+            try:
+                test, item = self.gen(cond), var if elt is None else self.gen(elt)
+            finally:
+                self._inside -= 1
+            charged = self.charged
+        finally:
+            self.locals, self.charged, self._hoisted = saved
+        lines = [f"{name} = {table}" for table, name in hoisted.items()]
+        lines += [f"for {var} in {source}:", f"    if not {test}:", "        continue"]
+        return lines, item, charged
+
     def zone_slot(self, z: m.ZoneRef) -> str:
         """Source of the slot of one zone: an index into the state's zone lists."""
         return f"s.zf[{self.family[z.name]}]" + "".join(f"[{self.gen(a)}]" for a in z.args)

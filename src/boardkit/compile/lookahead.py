@@ -143,31 +143,48 @@ class Lookahead:
             w.line("return None", 2)
             return
         cur, at, chain, local, ins = found
-        body.append(f"_vals = D_{cur.replace('$', '_')}_{at}(s, {local})")
-        body.append("if not _vals:")
-        body.append("    return False")
-        fail = self._may_fail([(cur, at), *reversed(chain)])
-        if fail is False:
-            body.append("return True")
+        each = self._each_option(cur, at, chain, local, ins)
+        lazy = w.ex.lazily(ins.domain, local)
+        if lazy is None:
+            body.append(f"_vals = D_{cur.replace('$', '_')}_{at}(s, {local})")
+            body.append("for _opt in _vals:")
         else:
-            if fail is None:
-                body.append("if not below:")
-                body.append("    return True")
-            body.append(f"if depth >= {PROBE_DEPTH}:")
-            body.append("    return _cut_off(s)")
-            # A decision after which something may fail: completable if one of its options is.
-            nxt_code = self.procs[cur].code[at + 1] if at + 1 < len(self.procs[cur].code) else None
-            if isinstance(nxt_code, (d.Jump, d.CallProc, d.Choose)):
-                follow = self._name(cur, at + 1, tuple(chain))
-                body.append("for _v in _vals:")
-                body.append(f"    _found = {follow}(s, {{**{local}, {ins.var!r}: _v}}, depth + 1, below)")
-                body.append("    if _found is not False:")
-                body.append("        return _found")
-                body.append("return False")
-            else:
-                body.append("return None")  # effects follow: only a full trial can tell
+            # Options one at a time: the first that leads on settles it.
+            opening, item, cost = lazy
+            if cost:
+                body.extend([f"s.work -= {cost}", "if s.work < 0:", "    _over_budget()"])
+            body.extend(opening)
+            body.append(f"    _opt = {item}")
+        body.extend(f"    {line}" for line in each)
+        body.append("return False")
         w.line("try:", 1)
         for line in body:
             w.line(line, 2)
         w.line("except _QUICK_FAULTS:", 1)
         w.line("return None  # the full trial reports a fault, located, or stops at the horizon", 2)
+
+    def _each_option(self, cur: str, at: int, chain: list[tuple[str, int]], local: str, ins: d.Choose) -> list[str]:
+        """What settles a trial for an option `_opt` of the decision: the first that leads on does.
+
+        True, the continuation's answer, or None (effects follow: only a full trial can tell).
+        Named `_opt`, not `_v`, which the source of a condition may bind with `:=`.
+        """
+        each: list[str] = []
+        fail = self._may_fail([(cur, at), *reversed(chain)])
+        if fail is False:
+            return ["return True"]
+        if fail is None:
+            each.append("if not below:")
+            each.append("    return True")
+        each.append(f"if depth >= {PROBE_DEPTH}:")
+        each.append("    return _cut_off(s)")
+        # A decision after which something may fail: completable if one of its options is.
+        nxt_code = self.procs[cur].code[at + 1] if at + 1 < len(self.procs[cur].code) else None
+        if isinstance(nxt_code, (d.Jump, d.CallProc, d.Choose)):
+            follow = self._name(cur, at + 1, tuple(chain))
+            each.append(f"_found = {follow}(s, {{**{local}, {ins.var!r}: _opt}}, depth + 1, below)")
+            each.append("if _found is not False:")
+            each.append("    return _found")
+        else:
+            each.append("return None")
+        return each
