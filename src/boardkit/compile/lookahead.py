@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from boardkit.model import defs as d
+from boardkit.model import expr as m
 
 if TYPE_CHECKING:
     from boardkit.compile.writer import Writer
@@ -144,7 +145,7 @@ class Lookahead:
             return
         cur, at, chain, local, ins = found
         each = self._each_option(cur, at, chain, local, ins)
-        lazy = w.ex.lazily(ins.domain, local)
+        lazy = w.ex.lazily(ins.domain, local) if self._walked_alone(proc, pc, cur, ins) else None
         if lazy is None:
             body.append(f"_vals = D_{cur.replace('$', '_')}_{at}(s, {local})")
             body.append("for _opt in _vals:")
@@ -162,6 +163,21 @@ class Lookahead:
             w.line(line, 2)
         w.line("except _QUICK_FAULTS:", 1)
         w.line("return None  # the full trial reports a fault, located, or stops at the horizon", 2)
+
+    def _walked_alone(self, proc: str, pc: int, cur: str, ins: d.Choose) -> bool:
+        """Whether the shortcut continuing at `pc` of `proc` may walk the list of `ins` item by item.
+
+        Its items must be the options the decision offers: distinct values, no pieces (`offered`
+        merges alike ones, runtime/options.py). And where a choice leads here, the list must read
+        the value chosen: one that does not is remembered (`D_*`) for all that choice's values,
+        and walking it again after each would cost the product of the two lists' lengths.
+        """
+        if not self.w.ex.distinct(ins.domain):
+            return False
+        before = self.procs[proc].code[pc - 1] if pc > 0 else None
+        if not isinstance(before, d.Choose):
+            return True
+        return cur == proc and any(isinstance(n, m.Local) and n.name == before.var for n in m.walk(ins.domain))
 
     def _each_option(self, cur: str, at: int, chain: list[tuple[str, int]], local: str, ins: d.Choose) -> list[str]:
         """What settles a trial for an option `_opt` of the decision: the first that leads on does.

@@ -393,6 +393,7 @@ class Interpreter:
 
     def _full(self, s: State, snap: list[Snapshot], option: Value, chooser: int, depth: int) -> bool:
         """What a trial run of `option` finds, or what one found here before (runtime/proofs.py)."""
+        s.work = WORK_LIMIT  # the run's own budget, whatever the shortcut used before it
         trail = s.trail
         if trail is None and depth >= PROVED_DEPTH and not s.over:
             # A game whose trials run trials of their own keeps what they prove from then on:
