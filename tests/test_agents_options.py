@@ -272,3 +272,57 @@ def test_even_rollouts_share_turns_when_the_order_is_irregular() -> None:
         assert even.count(0) == even.count(1) or len(even) == 4  # even, or at its bound of 2 turns a player
     assert uneven_plain > 0
     assert longer == uneven_plain
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("mcts:9:top=3:depth=1:finish=-1", "finish takes a whole number at least 0"),
+    ("mcts:9:top=3:depth=1:finish=1.5", "finish takes a whole number at least 0"),
+])
+def test_bad_finish_is_an_agent_error(spec: str, message: str) -> None:
+    with pytest.raises(boardkit.AgentError, match=message):
+        make_agent(spec)
+
+
+def test_finish_is_parsed_and_off_by_default() -> None:
+    agent = make_agent("mcts:6:top=3:depth=1:rollout=2:guide=1:finish=4", 0)
+    assert isinstance(agent, MCTSAgent)
+    assert agent.finish == 4
+    plain = make_agent("mcts:6:top=3:depth=1:rollout=2:guide=1", 0)
+    assert isinstance(plain, MCTSAgent)
+    assert plain.finish == 0
+
+
+def test_finish_plays_departures_to_the_end_and_can_keep_greedys_choice(mandala: boardkit.Ruleset) -> None:
+    """The margin test's position: the comparison leaves greedy's first move; `finish` puts that to whole games."""
+    game = mandala.new_game(players=2, seed=20)
+    game.apply_action(GreedyAgent(seed=1, budget=20).act(game))
+    options = {"iterations": 6, "depth": 1, "rollout": 2, "guide": 1.0}
+    greedys = MCTSAgent(seed=0, top=1, **options).act(game)  # type: ignore[arg-type]
+    departs = MCTSAgent(seed=0, top=3, **options).act(game)  # type: ignore[arg-type]
+    assert departs != greedys
+    seen = set()
+    for seed in range(12):
+        plain = MCTSAgent(seed=seed, top=3, **options)  # type: ignore[arg-type]
+        departure = plain.act(game)
+        if not plain.departed:
+            continue  # this seed's comparison keeps greedy's move: nothing to check
+        agent = MCTSAgent(seed=seed, top=3, finish=3, **options)  # type: ignore[arg-type]
+        twin = MCTSAgent(seed=seed, top=3, finish=3, **options)  # type: ignore[arg-type]
+        choice = agent.act(game)
+        assert choice == twin.act(game)  # seeded
+        assert (agent.compared, agent.finished) == (1, 1)  # the same departure, checked on whole games
+        assert agent.vetoed + agent.departed == 1
+        assert (choice == departure) == (agent.departed == 1)
+        seen.add(agent.vetoed)
+    assert not game.is_over  # the game itself is untouched
+    assert len(game.history) == 1
+    assert seen == {0, 1}  # whole games sometimes confirm the departure, sometimes not
+
+
+def test_finish_rollouts_reach_the_end_of_the_game(mandala: boardkit.Ruleset) -> None:
+    game = mandala.new_game(players=2, seed=3)
+    agent = MCTSAgent(seed=1, top=3, depth=1, guide=0.5, finish=1)
+    world = game.clone()
+    agent._play_to_end(world, random.Random(2))  # noqa: SLF001
+    assert world.is_over
+    assert world.winners()

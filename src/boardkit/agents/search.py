@@ -31,6 +31,8 @@ _EXPLORE = 0.5
 _DECISIONS_PER_TURN = 20
 # The greedy agent's budget in positions when a spec gives none; MCTS ranks its root moves with it.
 GREEDY_BUDGET = 200
+# The most decisions a rollout to the end of the game (`finish`) plays.
+_TO_END = 20000
 # The smallest scale gains are read on (while every gain so far is zero).
 _TINY = 1e-9
 
@@ -178,7 +180,9 @@ class MCTSAgent:
     `follow=1` the chosen candidate's line is then played to the end of the turn. With `even=1`
     a rollout goes on past its `rollout` turns until the players have played as many turns
     each (`_roll_out`): where a move changes the turn order, the candidates are then judged after
-    the same number of turns of every player. A move that
+    the same number of turns of every player. With `finish=N` (and `depth=1`), a comparison that
+    would leave greedy's first move is checked on N more shared deals played to the game's end
+    (`_confirmed`): the challenger is played only if its final score margin is better in sum. A move that
     wins at once (nothing hidden) is played without searching. The budget is `iterations`, or
     `seconds` of thinking when given; the move played is the most visited one.
     """
@@ -188,7 +192,7 @@ class MCTSAgent:
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None, *,
                  rollout: int = 1, guide: float = 0.0, explore: float = _EXPLORE, top: int = 0,
                  plan: int = 0, depth: int = 0, root: int = GREEDY_BUDGET, follow: int = 0,
-                 margin: float = 0.0, even: int = 0) -> None:
+                 margin: float = 0.0, even: int = 0, finish: int = 0) -> None:
         self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
         self.iterations = iterations
         self.seconds = seconds
@@ -202,6 +206,7 @@ class MCTSAgent:
         self.follow = follow
         self.margin = margin
         self.even = even
+        self.finish = finish
         # With `follow`: the rest of the line chosen at the start of the turn (as the greedy agent's plan).
         self._plan: tuple[Game, int, list[str]] | None = None
         self._margins = _Scale()
@@ -210,6 +215,9 @@ class MCTSAgent:
         # With `top` and `depth=1`: the turns compared, and how many of them left greedy's first move.
         self.compared = 0
         self.departed = 0
+        # With `finish`: the departures put to the game's end, and how many of them that kept greedy's move.
+        self.finished = 0
+        self.vetoed = 0
 
     def act(self, game: Game) -> int:
         """The index, in ``game.legal_actions()``, of the most visited move at the root."""
@@ -274,10 +282,54 @@ class MCTSAgent:
         best = max(candidates, key=lambda label: (totals[label], -ranks[label]))
         if totals[best] - totals[candidates[0]] <= self.margin * rounds:
             best = candidates[0]  # not better than greedy's choice by enough to leave it
+        if self.finish and best != candidates[0]:
+            self.finished += 1
+            if not self._confirmed(game, player, candidates[0], best):
+                self.vetoed += 1
+                best = candidates[0]
         self.compared += 1
         self.departed += best != candidates[0]
         self._plan = (game, len(game.history) + 1, self._lines[best])
         return moves.index(best)
+
+    def _confirmed(self, game: Game, player: int, greedys: str, challenger: str) -> bool:
+        """Whether `challenger` ends the game better for `player` than `greedys` over `finish` shared deals.
+
+        Each deal plays both moves, the rest of their greedy lines and the rollout as in `_compare`,
+        then the game on to its end (`_play_to_end`, the same seed for both); a move's value is
+        `player`'s final score less the best other player's. The challenger must do better in sum.
+        """
+        hidden = hidden_information(game)
+        totals = {greedys: 0.0, challenger: 0.0}
+        for _ in range(self.finish):
+            deal = game.determinize(player, self._rng) if hidden else game.clone()
+            seed = self._rng.random()
+            for label in totals:
+                world = deal.clone()
+                offered = [m.label for m in world.legal_moves()]
+                if label not in offered:
+                    totals[label] -= _DECIDED
+                    continue
+                world.apply_action(offered.index(label))
+                _follow(world, self._lines[label], player)
+                rng = random.Random(seed)  # noqa: S311 - common random numbers, not a secret
+                self._roll_out(world, rng)
+                self._play_to_end(world, rng)
+                scores = world.scores()
+                others = [s for q, s in enumerate(scores) if q != player]
+                totals[label] += scores[player] - (max(others) if others else 0)
+        return totals[challenger] > totals[greedys]
+
+    def _play_to_end(self, world: Game, rng: random.Random) -> None:
+        """Plays on to the end of the game (at most `_TO_END` decisions), each decision as in `guide` rollouts."""
+        for _ in range(_TO_END):
+            if world.is_over:
+                return
+            n = len(world.legal_actions())
+            if n > 1 and self.guide > 0 and rng.random() < self.guide:
+                world.apply_action(_best_action(world, rng))
+            else:
+                world.apply_action(rng.randrange(n))
 
     def _root_ranks(self, world: Game, player: int) -> dict[str, int]:
         """The `top` best first moves by the greedy agent's search of the rest of the turn; keeps their lines."""
@@ -512,7 +564,7 @@ def _greedy(budget: str | None, seed: int) -> Agent:
 _MCTS_OPTIONS: dict[str, tuple[type[int | float], float, float | None]] = {
     "explore": (float, 0, None), "guide": (float, 0, 1), "plan": (int, 0, None), "rollout": (int, 0, None),
     "top": (int, 0, None), "depth": (int, 0, None), "root": (int, 1, None), "follow": (int, 0, 1),
-    "margin": (float, 0, None), "even": (int, 0, 1)}
+    "margin": (float, 0, None), "even": (int, 0, 1), "finish": (int, 0, None)}
 
 
 def _mcts(budget: str | None, seed: int) -> Agent:
@@ -545,7 +597,7 @@ def _mcts(budget: str | None, seed: int) -> Agent:
                      top=int(options.get("top", 0)), plan=int(options.get("plan", 0)),
                      depth=int(options.get("depth", 0)), root=int(options.get("root", GREEDY_BUDGET)),
                      follow=int(options.get("follow", 0)), margin=options.get("margin", 0.0),
-                     even=int(options.get("even", 0)))
+                     even=int(options.get("even", 0)), finish=int(options.get("finish", 0)))
 
 
 register_agent("greedy", _greedy)
