@@ -78,6 +78,8 @@ def main() -> int:
         line = record.to_dict()  # type: ignore[attr-defined]
         if made:
             line["departed"] = {spec: [agent.departed, agent.compared] for spec, agent in made}
+            if any(agent.finish for _, agent in made):  # departures put to whole games: [kept greedy's, checked]
+                line["vetoed"] = {spec: [agent.vetoed, agent.finished] for spec, agent in made if agent.finish}
             made.clear()
         print(json.dumps(line), flush=True)
 
