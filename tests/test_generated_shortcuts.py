@@ -230,9 +230,10 @@ play {
 
 
 def test_a_comprehension_looks_up_a_board_once_and_sees_every_placement() -> None:
-    """The board's table is bound before the first item; each evaluation binds it anew."""
+    """The zone's slot and board's table are bound before the first item; each evaluation binds them anew."""
     rules = boardkit.parse_ruleset(HEIGHTS, filename="heights.bk")
-    assert "for _g1_tops in (s.boards[s.zf[1]].tops,) for _v_y_" in rules.python_source
+    assert "for _z1 in (s.zf[1],) for _g1_tops in (s.boards[_z1].tops,) for _v_y_" in rules.python_source
+    assert "_topxy(s, _z1, " in rules.python_source  # the slot, read once, where an item needs it
     game = rules.new_game(players=2, seed=1)
     for column in ["1", "1", "1", "0", "2", "0"]:
         game.play(column)

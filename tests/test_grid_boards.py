@@ -86,7 +86,7 @@ def test_tops_and_levels_follow_the_stacks(seed: int) -> None:
         expected = list(dict.fromkeys(board.stacks[c][0] for c in cs if c in board.stacks))
         assert tops(state, 0, list(cs)) == expected
         # `size(tops(g, cs))` is counted without the list.
-        assert tops_count(state, 0, list(cs)) == len(expected)
+        assert tops_count(state.boards[0].tops, state, 0, list(cs)) == len(expected)
         assert [level(state, 0, c) for c in cs] == [board.level_at(c) for c in cs]
 
 

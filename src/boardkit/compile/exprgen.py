@@ -75,6 +75,7 @@ class ExprGen:
         # up once, before its first item, as a name of its own (source -> name). Off where the
         # state may have no boards yet (the sizes and capacities of zones, initial values).
         self._hoisted: dict[str, str] | None = None
+        self._hoisted_at = 0  # `_inside` where the comprehension that hoists began
         self.hoisting = True
 
     @contextlib.contextmanager
@@ -117,6 +118,7 @@ class ExprGen:
         saved = self.locals, self.charged, self._hoisted
         hoisted: dict[str, str] = {}
         self.locals, self.charged, self._hoisted = locals_name, 0, hoisted if self.hoisting else None
+        self._hoisted_at = self._inside
         try:
             source = self._walked(coll)
             self._inside += 1  # the loop's body is the comprehension's: worked out once per item
@@ -132,8 +134,15 @@ class ExprGen:
         return lines, item, charged
 
     def zone_slot(self, z: m.ZoneRef) -> str:
-        """Source of the slot of one zone: an index into the state's zone lists."""
-        return f"s.zf[{self.family[z.name]}]" + "".join(f"[{self.gen(a)}]" for a in z.args)
+        """Source of the slot of one zone: an index into the state's zone lists.
+
+        Read once per item of a comprehension, a family's slots are looked up before the first
+        item (`_hoisting`): they stay the same all game.
+        """
+        family = f"s.zf[{self.family[z.name]}]"
+        if self._hoisted is not None and self._inside > self._hoisted_at:
+            family = self._hoisted.setdefault(family, f"_z{self.family[z.name]}")
+        return family + "".join(f"[{self.gen(a)}]" for a in z.args)
 
     def var_key(self, name: str, args: tuple[m.Expr, ...]) -> str:
         """Source of the key of one variable in `s.vars`: its name, or (name, index...)."""
@@ -508,7 +517,7 @@ class ExprGen:
             item, clauses = write()
             return f"[{item} {clauses}]"
         hoisted: dict[str, str] = {}
-        self._hoisted = hoisted
+        self._hoisted, self._hoisted_at = hoisted, self._inside
         try:
             item, clauses = write()
         finally:
@@ -674,7 +683,8 @@ class ExprGen:
         tops = node.args[0] if node.name in {"size", "empty"} and len(node.args) == 1 else None
         if not (isinstance(tops, m.GridCall) and tops.name == "tops" and len(tops.args) == 1):
             return None
-        count = f"_ntops(s, {self.zone_slot(tops.zone)}, {self.gen(tops.args[0])})"
+        table = self._board_table(tops.zone, "tops")
+        count = f"_ntops({table}, s, {self.zone_slot(tops.zone)}, {self.gen(tops.args[0])})"
         return count if node.name == "size" else f"({count} == 0)"
 
     def _attr(self, node: m.Attr) -> str:

@@ -13,7 +13,7 @@ procedures running under the decision return (the runtime works it out from its 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from boardkit.model import defs as d
 from boardkit.model import expr as m
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from boardkit.compile.writer import Writer
 
 # How deep the look-ahead nests decisions before it assumes the rest completable.
-PROBE_DEPTH = 64
+PROBE_DEPTH: Final = 64
 # How many calls the shortcut follows from one decision, and how many jumps.
 _MAX_CALLS = 8
 _MAX_JUMPS = 1000

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from boardkit._version import __version__
 from boardkit.compile.exprgen import ExprGen
@@ -26,7 +26,10 @@ if TYPE_CHECKING:
 
 # What a procedure function returns to the runtime's loop. TURN_DONE: a trial stands where
 # nothing ahead in the turn can fail.
-DECISION, RETURNED, OVER, TURN_DONE = range(4)
+DECISION: Final = 0
+RETURNED: Final = 1
+OVER: Final = 2
+TURN_DONE: Final = 3
 # What a call of a rule's function costs in the work budget (runtime/work.py): about as much
 # time as walking five items of a list.
 CALL_COST = 5

@@ -7,7 +7,7 @@ RNG) receive it as their first argument.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from boardkit.errors import Horizon
 from boardkit.runtime.grid import GRID_BUILTINS
@@ -27,11 +27,11 @@ if TYPE_CHECKING:
 
 # Up to this many items, `distinct` compares each with those kept: cheaper than a dict for the
 # short lists rules pass (a hand's colours), and the same result (equal items are one).
-_SHORT = 16
+_SHORT: Final = 16
 
 
 def _distinct(xs: Value) -> list[Value]:
-    if xs.__class__ is list and len(xs) <= _SHORT:
+    if type(xs) is list and len(xs) <= _SHORT:
         return _kept(xs)
     try:
         return list(dict.fromkeys(xs))
@@ -71,7 +71,7 @@ def _position(xs: Value, x: Value) -> int:
 def _concat(lists: Value) -> list[Value]:
     out: list[Value] = []
     for xs in lists:
-        if xs.__class__ is list:  # a list's items are copied at once; an iterator's one by one
+        if type(xs) is list:  # a list's items are copied at once; an iterator's one by one
             out.extend(xs)
         else:
             out.extend(iter(xs))  # iter: Python's own message for a value that is no list, in both builds

@@ -12,7 +12,7 @@ Board can cache what it computes (regions, occupied cells). See docs/reference/g
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from boardkit.errors import RULE_FAULTS, RuleRuntimeError, rule_fault
 from boardkit.runtime.events import Placed
@@ -28,15 +28,17 @@ if TYPE_CHECKING:
 # fails on a wrong one as plain Python does, in the compiled build too.
 
 # The longest side of a grid: room for any board, and a bound on what cell lists may cost.
-MAX_SIDE = 100
+MAX_SIDE: Final = 100
 
 # One string per cell of the geometries made so far, by (x, y): `cell` hands these out, so the
 # dict lookups that follow find the very key (hash kept, compared by identity).
-_NAMES: dict[tuple[int, int], str] = {}
+_NAMES: Final[dict[tuple[int, int], str]] = {}
 # What a lookup finds for a value that is not a cell of the grid (generated code compares with it).
-OFF_GRID: Any = object()
+OFF_GRID: Final[Any] = object()
 # Spots of two cells (a domino's) are the common case of `tops`: they have a path of their own.
-_PAIR = 2
+_PAIR: Final = 2
+# What `_split` reads for a cell that has no key (None is a key like any other).
+_ABSENT: Final[Any] = object()
 
 
 def cell(x: Value, y: Value) -> str:
@@ -47,7 +49,7 @@ def cell(x: Value, y: Value) -> str:
     >>> cell(-1, True)
     '-1,True'
     """
-    if x.__class__ is int and y.__class__ is int:  # not bools or floats, whose keys match ints
+    if type(x) is int and type(y) is int:  # not bools or floats, whose keys match ints
         name = _NAMES.get((x, y))
         if name is not None:
             return name
@@ -146,7 +148,7 @@ class Board:
     twice, by name and by (x, y): the generated code makes no name (compile/exprgen.py).
     """
 
-    __slots__ = ("_groups", "_occupied", "_rims", "at", "geo", "heights", "levels", "owner", "parts", "shown",
+    __slots__ = ("_groups", "_occupied", "_rims", "_sets", "at", "geo", "heights", "levels", "owner", "parts", "shown",
                  "stacks", "tops", "xy")
 
     def __init__(self, geo: Geometry, *, stacks: dict[str, tuple[Piece, ...]], at: dict[int, tuple[str, ...]],
@@ -162,8 +164,9 @@ class Board:
         self.shown = shown
         self.tops = tops
         self.heights = heights
-        self._groups: tuple[dict[str, int], list[list[str]], list[frozenset[str]]] | None = None
+        self._groups: tuple[dict[str, int], list[list[str]]] | None = None
         self._occupied: list[str] | None = None
+        self._sets: dict[int, frozenset[str]] = {}
         self._rims: dict[int, frozenset[str]] = {}
         self.owner: object = None
 
@@ -250,6 +253,8 @@ class Board:
         """Drops what the board worked out from its pieces, which just changed."""
         self._occupied = None
         self._groups = None
+        if self._sets:
+            self._sets = {}
         if self._rims:
             self._rims = {}
 
@@ -262,27 +267,34 @@ class Board:
     def occupied(self) -> list[str]:
         """Returns the cells with a piece on them, row by row (cached)."""
         if self._occupied is None:
-            self._occupied = list(filter(self.stacks.__contains__, self.geo.cells))
+            stacks = self.stacks
+            self._occupied = [c for c in self.geo.cells if c in stacks]
         return self._occupied
 
-    def groups(self) -> tuple[dict[str, int], list[list[str]], list[frozenset[str]]]:
+    def groups(self) -> tuple[dict[str, int], list[list[str]]]:
         """Returns the occupied cells split into connected groups showing equal values (cached).
 
-        That is each cell's group number, the groups' cells, and the same as sets.
+        That is each cell's group number and the groups' cells.
         """
         if self._groups is None:
-            labels, groups = _split(self.geo, self.occupied(), self.shown)
-            self._groups = (labels, groups, [frozenset(g) for g in groups])
+            self._groups = _split(self.geo, self.occupied(), self.shown)
         return self._groups
+
+    def group_set(self, gi: int) -> frozenset[str]:
+        """Returns the cells of group gi as a set (cached: rules ask about one or two groups)."""
+        found = self._sets.get(gi)
+        if found is None:
+            found = self._sets[gi] = frozenset(self.groups()[1][gi])
+        return found
 
     def rim(self, gi: int) -> frozenset[str]:
         """Returns the cells next to group gi that are not in it (cached)."""
-        if gi not in self._rims:
-            _, _, sets = self.groups()
-            group = sets[gi]
+        found = self._rims.get(gi)
+        if found is None:
+            group = self.group_set(gi)
             adj = self.geo.adj
-            self._rims[gi] = frozenset(n for c in group for n in adj[c] if n not in group)
-        return self._rims[gi]
+            found = self._rims[gi] = frozenset(n for c in group for n in adj[c] if n not in group)
+        return found
 
 
 def _group(geo: Geometry, cells: list[str], key: Callable[[str], object]) -> tuple[dict[str, int], list[list[str]]]:
@@ -297,25 +309,27 @@ def _group(geo: Geometry, cells: list[str], key: Callable[[str], object]) -> tup
 def _split(geo: Geometry, order: list[str], keys: dict[str, object]) -> tuple[dict[str, int], list[list[str]]]:
     """`_group` of the cells in `keys`, given them in grid order."""
     labels: dict[str, int] = {}
-    groups: list[list[str]] = []
-    adj, index = geo.adj, geo.index
+    adj = geo.adj
+    count = 0
     for c in order:
         if c in labels:
             continue
-        gi = len(groups)
         k = keys[c]
-        labels[c] = gi
+        labels[c] = count
         todo = [c]
-        members = [c]
         while todo:
             x = todo.pop()
             for n in adj[x]:
-                if n not in labels and n in keys and keys[n] == k:
-                    labels[n] = gi
-                    members.append(n)
-                    todo.append(n)
-        members.sort(key=index.__getitem__)
-        groups.append(members)
+                if n not in labels:
+                    v = keys.get(n, _ABSENT)
+                    if v is not _ABSENT and v == k:
+                        labels[n] = count
+                        todo.append(n)
+        count += 1
+    # A second pass over the cells in grid order puts each group's cells in that order too.
+    groups: list[list[str]] = [[] for _ in range(count)]
+    for c in order:
+        groups[labels[c]].append(c)
     return labels, groups
 
 
@@ -344,7 +358,7 @@ def _zone_name(s: State, slot: int) -> str:
 
 def _cells_arg(s: State, slot: int, cells: object) -> tuple[str, ...]:
     """Returns the cells of a placement: one cell or a list of distinct cells of the grid."""
-    if cells.__class__ is str and cells in s.boards[slot].geo.index:  # one cell, the common case
+    if type(cells) is str and cells in s.boards[slot].geo.index:  # one cell, the common case
         return (cells,)
     cs = (cells,) if isinstance(cells, str) else tuple(cells) if isinstance(cells, list) else None
     if not cs:
@@ -522,7 +536,7 @@ def _top(s: State, slot: int, c: Value) -> Piece | None:
 
 def top_at(s: State, slot: int, x: object, y: object) -> Piece | None:
     """`top(zone, cell(x, y))` in one step: the commonest question a grid game asks."""
-    name = _NAMES.get((x, y)) if x.__class__ is int and y.__class__ is int else None
+    name = _NAMES.get((x, y)) if type(x) is int and type(y) is int else None
     top: Piece | None = s.boards[slot].tops.get(name if name is not None else cell(x, y), OFF_GRID)
     if top is OFF_GRID:
         raise ValueError(_off_grid(s, slot, cell(x, y)))
@@ -555,7 +569,7 @@ def _part(s: State, slot: int, c: Value) -> object:
 
 def _tops(s: State, slot: int, cells: Value) -> list[Piece]:
     tops = s.boards[slot].tops
-    if cells.__class__ is list and len(cells) == _PAIR:
+    if type(cells) is list and len(cells) == _PAIR:
         a, b = tops.get(cells[0], OFF_GRID), tops.get(cells[1], OFF_GRID)
         if a is not OFF_GRID and b is not OFF_GRID:
             if a is None:
@@ -573,10 +587,13 @@ def _tops(s: State, slot: int, cells: Value) -> list[Piece]:
     return out
 
 
-def tops_count(s: State, slot: int, cells: Value) -> int:
-    """`size(tops(g, cells))` without the list: a spot's two cells are the commonest question."""
-    if cells.__class__ is list and len(cells) == _PAIR:
-        tops = s.boards[slot].tops
+def tops_count(tops: dict[str | tuple[int, int], Piece | None], s: State, slot: int, cells: Value) -> int:
+    """`size(tops(g, cells))` without the list: a spot's two cells are the commonest question.
+
+    `tops` is the board's own table, which generated code has at hand (reading it from the
+    state here would cost a generic attribute lookup: the state is a plain Python object).
+    """
+    if type(cells) is list and len(cells) == _PAIR:
         a, b = tops.get(cells[0], OFF_GRID), tops.get(cells[1], OFF_GRID)
         if a is not OFF_GRID and b is not OFF_GRID:
             return (a is not None) + (b is not None and b is not a)
@@ -597,7 +614,7 @@ def _region(s: State, slot: int, start: Value, cells: Value = None,
             key: Callable[[str], object] | None = None) -> list[str]:
     board = s.boards[slot]
     if cells is None and key is None:
-        labels, groups, _ = board.groups()
+        labels, groups = board.groups()
         gi = labels.get(start)
         if gi is None:
             _check_cell(s, slot, start)
@@ -618,13 +635,15 @@ def _placements(s: State, slot: int, n: Value, near: Value = None) -> list[list[
     runs, holding = geo.lines(n)
     if near is None:
         return [list(r) for r in runs]
-    picked: set[int] = set()
+    # Marks by run number, read back in order: no set of numbers to fill and sort.
+    picked = [False] * len(runs)
     for c in near:
         held = holding.get(c)
         if held is None:
             raise ValueError(_off_grid(s, slot, c))
-        picked.update(held)
-    return [list(runs[i]) for i in sorted(picked)]
+        for i in held:
+            picked[i] = True
+    return [list(runs[i]) for i in range(len(runs)) if picked[i]]
 
 
 def _joining(s: State, slot: int, start: Value, piece: object, spots: Value) -> list[list[str]]:
@@ -636,36 +655,39 @@ def _joining(s: State, slot: int, start: Value, piece: object, spots: Value) -> 
         msg = f"joining() needs a piece, not {piece!r:.60}"
         raise TypeError(msg)
     board = s.boards[slot]
-    labels, _, sets = board.groups()
-    gi = labels.get(start)
+    gi = board.groups()[0].get(start)
     if gi is None:
         _check_cell(s, slot, start)
         return []
-    area = sets[gi]
+    area = board.group_set(gi)
     rim = board.rim(gi)
     k = board.shown[start]
+    # What the piece shows on each cell: its parts, or (None) the piece itself on every cell.
     fixed = piece_parts(s, piece, 0) if piece.type in s.program.parts else None
     # A piece cell in the region shows the region's value, unless the piece covers `start`.
     shows_k = fixed is None or k in fixed
     out = []
     for cs in spots:
-        parts = fixed if fixed is not None else (piece,) * len(cs)
-        if len(parts) != len(cs):
-            msg = f"{piece.label!r} covers {len(parts)} cells, not {len(cs)}: {cs!r}"
+        n = len(cs)
+        if fixed is not None and len(fixed) != n:
+            msg = f"{piece.label!r} covers {len(fixed)} cells, not {n}: {cs!r}"
             raise ValueError(msg)
-        if not shows_k and start not in cs:
-            continue
-        if not area.isdisjoint(cs):
-            if _joins_after(board, start, cs, parts, area):
-                out.append(cs)
-            continue
-        # The region stays as it is; a cell of the piece joins it iff it shows the region's
-        # value next to it (the first piece cell on any path from start does).
-        for c, v in zip(cs, parts, strict=True):
-            if v == k and c in rim:
-                out.append(cs)
-                break
+        if (shows_k or start in cs) and _spot_joins(board, start, cs, piece=piece, fixed=fixed, area=area, rim=rim):
+            out.append(cs)
     return out
+
+
+def _spot_joins(board: Board, start: str, cs: Value, *, piece: Piece, fixed: tuple[Any, ...] | None,
+                area: frozenset[str], rim: frozenset[str]) -> bool:
+    """`joining` of one spot: the region holding `start` (cells `area`, neighbours `rim`) reaches it."""
+    n = len(cs)
+    for c in cs:
+        if c in area:
+            return _joins_after(board, start, cs, fixed if fixed is not None else (piece,) * n, area)
+    # The region stays as it is; a cell of the piece joins it iff it shows the region's
+    # value next to it (the first piece cell on any path from start does).
+    k = board.shown[start]
+    return any((piece if fixed is None else fixed[i]) == k and cs[i] in rim for i in range(n))
 
 
 def _joins_after(board: Board, start: str, cs: list[str], parts: tuple[Any, ...], area: frozenset[str]) -> bool:
@@ -673,7 +695,9 @@ def _joins_after(board: Board, start: str, cs: list[str], parts: tuple[Any, ...]
 
     `area` is that region before: it meets cs.
     """
-    over = dict(zip(cs, parts, strict=True))
+    over: dict[str, Any] = {}
+    for i in range(len(cs)):  # as many parts as cells (`_joining` checks); compiled, no zip object
+        over[cs[i]] = parts[i]
     shown = board.shown
     if start in over:
         return over[start] is not None

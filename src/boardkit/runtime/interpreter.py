@@ -9,7 +9,7 @@ that belongs to another player.
 from __future__ import annotations
 
 import collections
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DECISION", "OVER", "TURN_DONE", "Interpreter"]
 
-TRIAL_LIMIT = 200_000
+TRIAL_LIMIT = 200_000  # not Final: a test lowers it
 # What decide() needs of a site: kind, its options' function, its player's (or None), its
 # _chain code, the look-ahead's shortcut (None, one, or one per branch option), the variable set,
 # and a branch's options' conditions one by one with the order they are tried in (None: no option
@@ -49,9 +49,9 @@ _Step = tuple["tuple[str, ...] | None", tuple[int, ...], str, str, str]
 # (0: that depends on the callers).
 _FAILS, _STOPS = 1, 2
 # A frame's fourth item: whether a dead end may follow once its procedure returns.
-_BELOW = 3
+_BELOW: Final = 3
 # How deep a trial goes before a game played straight on starts keeping proofs (runtime/proofs.py).
-PROVED_DEPTH = 2
+PROVED_DEPTH: Final = 2
 
 
 class Interpreter:
@@ -154,7 +154,7 @@ class Interpreter:
     def _chooser(self, s: State, proc: ProcRun, pc: int, by: Any, local: dict[str, Value]) -> int:  # noqa: ANN401 - a generated function or None
         if by is None:
             player = local.get("$actor")
-            if player.__class__ is int and 0 <= player < s.nplayers:
+            if type(player) is int and 0 <= player < s.nplayers:
                 return player
         if s.probing is None:
             s.work = WORK_LIMIT
@@ -200,8 +200,8 @@ class Interpreter:
         if names is not None:
             return [names[o] for o in options]  # a branch's option names differ (the checker)
         if _plain(options):
-            return options[:] if options[0].__class__ is str else [str(o) for o in options]
-        labels = [o if o.__class__ is str else skip if o is SKIP else label_of(o) for o in options]
+            return options[:] if type(options[0]) is str else [str(o) for o in options]
+        labels = [o if type(o) is str else skip if o is SKIP else label_of(o) for o in options]
         if len(set(labels)) == len(labels):
             return labels
         text, counts = s.layout.zone_text, collections.Counter(labels)
@@ -280,7 +280,7 @@ class Interpreter:
         else:
             plain, fallback = self._open(s, name, pc, local)
         player = local.get("$actor") if by is None else None
-        if player.__class__ is not int or not 0 <= player < s.nplayers:
+        if type(player) is not int or not 0 <= player < s.nplayers:
             player = self._chooser(s, self.procs[name], pc, by, local)
         if code == _STOPS:  # no dead end ahead, and its procedure does not return: nothing to try
             return plain or fallback, player
@@ -529,7 +529,7 @@ class Interpreter:
 
 
 # Marks, after its snapshot, that a trial left the state where it stopped (`Interpreter._trial`).
-_LEFT: Any = object()
+_LEFT: Final[Any] = object()
 
 
 def _clean(s: State, snap: list[Any]) -> None:
@@ -549,11 +549,11 @@ def _plain(options: list[Value]) -> bool:
     """Whether the options are numbers alone or texts alone: each labelled by itself, distinct ones never alike."""
     if not options:
         return False
-    kind = options[0].__class__
+    kind = type(options[0])
     if kind is not int and kind is not str:
         return False
     # Not a set of the types: compiled, this `all` is a loop of a few instructions an option.
-    return all(o.__class__ is kind for o in options)
+    return all(type(o) is kind for o in options)
 
 
 @mypyc_attr(native_class=False)  # a list subclass, in the compiled build too
@@ -564,4 +564,4 @@ class _NoEvents(list[Event | tuple[Any, ...]]):
         pass
 
 
-_NO_EVENTS = _NoEvents()
+_NO_EVENTS: Final = _NoEvents()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 # The most items a list builtin may build: rules never need more, and a bound keeps a
 # mistaken rule from exhausting memory instead of failing with a located error.
-LIST_LIMIT = 100_000
+LIST_LIMIT: Final = 100_000
 
 
 def _path(track: Value, start: Value, steps: Value, skip: Value) -> list[Value]:

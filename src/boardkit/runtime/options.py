@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from boardkit.runtime.pieces import Piece
 
@@ -19,7 +19,9 @@ class _Skip:
         return "SKIP"
 
 
-SKIP = _Skip()
+SKIP: Final = _Skip()
+# Heads the keys `_value_key` makes without repr: equal to nothing else.
+_TEXTS: Final = object()
 
 
 def offered(values: Value, s: State) -> list[Value]:
@@ -27,6 +29,18 @@ def offered(values: Value, s: State) -> list[Value]:
     if values and isinstance(values[0], (Piece, list)):
         return _distinct_options(values, s.loc, s.layout.zone_defs)
     return list(dict.fromkeys(values))
+
+
+def _value_key(v: Value) -> object:
+    """A key equal for alike values only: `1`, `true` and `"1"` differ (as their reprs do).
+
+    Texts and lists of texts, the common options that are not pieces (cells, spots), need no repr.
+    """
+    if type(v) is str:
+        return (_TEXTS, v)
+    if type(v) is list and all(type(x) is str for x in v):
+        return (_TEXTS, tuple(v))
+    return repr(v)
 
 
 def _distinct_options(values: list[Value], loc: list[int], zone_defs: list[ZoneDef]) -> list[Value]:
@@ -38,7 +52,7 @@ def _distinct_options(values: list[Value], loc: list[int], zone_defs: list[ZoneD
     seen: set[object] = set()
     bagged = False
     for v in values:
-        key = (v.type, tuple(v.attrs.items()), loc[v.id]) if isinstance(v, Piece) else repr(v)
+        key = (v.type, tuple(v.attrs.items()), loc[v.id]) if isinstance(v, Piece) else _value_key(v)
         if key not in seen:
             seen.add(key)
             out.append(v)

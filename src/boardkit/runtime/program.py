@@ -15,7 +15,7 @@ import json
 import linecache
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 
@@ -220,7 +220,7 @@ def compile_module(name: str, source: str) -> CodeType:
 
 
 # The most steps (backward jumps and calls) between two decisions.
-STEP_LIMIT = 1_000_000
+STEP_LIMIT: Final = 1_000_000
 _MARK = re.compile(r"\s*#@ (\d+) ")
 
 

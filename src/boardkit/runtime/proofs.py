@@ -20,18 +20,18 @@ less depth left before the bound than the same position met in play.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 if TYPE_CHECKING:
     from boardkit.runtime.state import State
 
 # Trails of all games in this process: every position that is not known to be another's has its own.
-_TRAILS = itertools.count(1)
+_TRAILS: Final = itertools.count(1)
 # The most paths a game and its copies keep: beyond, they start afresh.
-KEPT = 50_000
+KEPT: Final = 50_000
 # A game with no copies prunes what it keeps past this many paths: it never goes back to a
 # position before its last decision (undo starts a trail of its own).
-PRUNED = 500
+PRUNED: Final = 500
 
 
 class Kept:
@@ -81,7 +81,7 @@ def step(s: State, option: Any) -> None:  # noqa: ANN401 - any option value
         return
     here, kept = trail
     paths = kept.paths
-    k = (here, option, option.__class__ is bool)
+    k = (here, option, type(option) is bool)
     try:
         nxt = paths.get(k)
     except TypeError:  # a list: not kept
@@ -104,7 +104,7 @@ def lookup(s: State, option: Any) -> tuple[tuple[Any, ...] | None, tuple[bool, i
     trail = s.trail
     if trail is None:
         return None, None
-    k = (trail[0], option, option.__class__ is bool)
+    k = (trail[0], option, type(option) is bool)
     try:
         return k, trail[1].proofs.get(k)
     except TypeError:  # a list

@@ -9,7 +9,7 @@ from __future__ import annotations
 import array
 import itertools
 import random
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -176,8 +176,8 @@ class State:
         if made < len(log):
             for i in range(made, len(log)):
                 e = log[i]
-                if e.__class__ is tuple:
-                    kind = e[0].__class__
+                if type(e) is tuple:
+                    kind = type(e[0])
                     log[i] = Chose(*e) if kind is int else Moved(*e) if kind is tuple else e[0](*e[1:])
             self._made = len(log)
         return log
@@ -520,8 +520,8 @@ def _forget_in(known: dict[int, int], loc: list[int], dest: int,
 
 
 # The most zones whose slots fit in one byte, and in two.
-_BYTE = 256
-_SHORT = 65536
+_BYTE: Final = 256
+_SHORT: Final = 65536
 
 
 def var_set_event(key: Key, value: Value) -> VarSet:
@@ -543,7 +543,7 @@ class _OnePiece(dict[int, tuple[int, ...]]):
         return one
 
 
-_ONE = _OnePiece()
+_ONE: Final = _OnePiece()
 
 
 def _pieces(value: object, what: str) -> list[Piece]:

@@ -6,7 +6,7 @@ what a single expression may cost, so that a runaway rule stops with a located e
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Final, Protocol, TypeAlias
 
 from boardkit.runtime.listops import LIST_LIMIT
 from boardkit.runtime.pieces import Piece
@@ -20,9 +20,9 @@ Value: TypeAlias = Any
 # calls at compile.module.CALL_COST each, repetitions) one run to a decision, one look-ahead or one score may
 # do: ample for any rule (the bundled games use a few thousand), and a bound that stops a
 # runaway rule in about a second.
-WORK_LIMIT = 2_000_000
+WORK_LIMIT: Final = 2_000_000
 # The largest whole number a rule may make by multiplying, in bits.
-INT_BITS = 1024
+INT_BITS: Final = 1024
 
 
 class Budget(Protocol):
@@ -42,17 +42,20 @@ def repeats(s: Budget, n: Value) -> tuple[int, ...]:
     if type(n) is not int:
         msg = f"repeat needs a whole number of times, not {n!r:.40}"
         raise TypeError(msg)
-    s.work -= max(n, 0)
-    if s.work < 0:
+    left = s.work - max(n, 0)
+    s.work = left
+    if left < 0:
         over_budget()
     return tuple(range(n))
 
 
 def each(s: Budget, xs: Value) -> Value:
     """What a comprehension or filter walks, charged to the work budget."""
-    if xs.__class__ is list or isinstance(xs, (tuple, str)):
-        s.work -= len(xs)
-        if s.work < 0:
+    if type(xs) is list or isinstance(xs, (tuple, str)):
+        # One read of the budget: the state is a plain Python object, each read a lookup by name.
+        left = s.work - len(xs)
+        s.work = left
+        if left < 0:
             over_budget()
     return xs
 
@@ -72,8 +75,9 @@ def joined(s: Budget, out: Value, b: Value) -> Value:
         if len(out) > LIST_LIMIT:
             msg = f"joining would make {len(out)} items, more than {LIST_LIMIT}"
             raise ValueError(msg)
-        s.work -= len(b) + 1
-        if s.work < 0:
+        left = s.work - len(b) - 1
+        s.work = left
+        if left < 0:
             over_budget()
     return out
 
@@ -124,7 +128,7 @@ def zone_count(s: Budget, zones: list[list[Piece]], proj: Projections, slot: int
 
 def attribute(value: Value, name: str) -> Value:
     """Reads an attribute of a piece, or projects it over a list of pieces."""
-    if value.__class__ is list:
+    if type(value) is list:
         return [p.attrs[name] for p in value]
     if isinstance(value, Piece):
         return value.attrs[name]
