@@ -95,6 +95,8 @@ class Geometry:
                 near = [(x, y - 1), (x - 1, y), (x + 1, y), (x, y + 1)]
                 adj[cell(x, y)] = tuple(cell(a, b) for a, b in near if 0 <= a < w and 0 <= b < h)
         self.adj = adj
+        # The same by cell number (`index`): for the flood fills of `_split`.
+        self.near = [[self.index[n] for n in adj[c]] for c in self.cells]
         # Each cell's column and row: `tops` answers by these too (generated code asks with them).
         self.xy = {_NAMES[x, y]: (x, y) for y in range(h) for x in range(w)}
         # What an empty board has on each cell: no top piece (by name; and by (x, y) too, `no_tops_xy`), level 0.
@@ -307,29 +309,40 @@ def _group(geo: Geometry, cells: list[str], key: Callable[[str], object]) -> tup
 
 
 def _split(geo: Geometry, order: list[str], keys: dict[str, object]) -> tuple[dict[str, int], list[list[str]]]:
-    """`_group` of the cells in `keys`, given them in grid order."""
-    labels: dict[str, int] = {}
-    adj = geo.adj
+    """`_group` of the cells in `keys`, given them in grid order.
+
+    The flood fill runs on cell numbers and lists, not names and dicts: compiled, a step is a
+    few instructions.
+    """
+    index, near = geo.index, geo.near
+    value: list[object] = [_ABSENT] * len(geo.cells)
+    for c, v in keys.items():
+        value[index[c]] = v
+    label = [-1] * len(geo.cells)
     count = 0
     for c in order:
-        if c in labels:
+        i = index[c]
+        if label[i] >= 0:
             continue
-        k = keys[c]
-        labels[c] = count
-        todo = [c]
+        k = value[i]
+        label[i] = count
+        todo = [i]
         while todo:
             x = todo.pop()
-            for n in adj[x]:
-                if n not in labels:
-                    v = keys.get(n, _ABSENT)
+            for n in near[x]:
+                if label[n] < 0:
+                    v = value[n]
                     if v is not _ABSENT and v == k:
-                        labels[n] = count
+                        label[n] = count
                         todo.append(n)
         count += 1
     # A second pass over the cells in grid order puts each group's cells in that order too.
+    labels: dict[str, int] = {}
     groups: list[list[str]] = [[] for _ in range(count)]
     for c in order:
-        groups[labels[c]].append(c)
+        gi = label[index[c]]
+        labels[c] = gi
+        groups[gi].append(c)
     return labels, groups
 
 
