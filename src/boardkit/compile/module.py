@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
 from boardkit._version import __version__
 from boardkit.compile.exprgen import ExprGen
@@ -514,12 +514,15 @@ def _procedure(w: Writer, proc: d.ProcDef, procs: dict[str, d.ProcDef]) -> None:
     w.line("pc = F[1]", 1)
     w.line("while True:", 1)
     leaders = _leaders(proc.code)
+    fresh = False  # whether s.memo was just emptied and nothing since could have filled it
     for pc, ins in enumerate(proc.code):
         if pc in leaders:
             w.line(f"if pc == {pc}:", 2)
+            fresh = False
         idx = w.at(ins.span, 3)
-        for text in _instr(w, ins, pc, idx, procs, proc=proc):
+        for text in _instr(w, ins, pc, idx, procs, proc=proc, memo_fresh=fresh):
             w.line(text, 3)
+        fresh = _plain_set(ins)
         if pc + 1 in leaders and not _ends_block(ins):
             w.line(f"pc = {pc + 1}", 3)
     w.line("_bad_pc(pc)", 2)
@@ -584,8 +587,18 @@ def _copied(w: Writer, node: m.Expr) -> str:
     return f"_cp({w.ex.gen(node)})"
 
 
+def _plain_set(ins: d.Instr) -> TypeGuard[d.SetVar]:
+    """Whether `ins` is a `set` of a variable that always exists (written out in `_instr`): it empties s.memo."""
+    return isinstance(ins, d.SetVar) and ins.item is None and ins.op == "=" and not ins.args
+
+
+def _reads_memo(node: m.Expr) -> bool:
+    """Whether working out `node` may read or fill s.memo: it calls a rule's function."""
+    return any(isinstance(n, m.FuncCall) for n in m.walk(node))
+
+
 def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef], *,  # noqa: C901, PLR0911, PLR0912
-           proc: d.ProcDef) -> list[str]:
+           proc: d.ProcDef, memo_fresh: bool = False) -> list[str]:
     if isinstance(ins, d.Let):
         return [f"L[{ins.name!r}] = {_copied(w, ins.value)}"]
     if isinstance(ins, d.SetLocal):
@@ -599,11 +612,14 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
     if isinstance(ins, d.SetVar) and ins.item is not None:
         key, item, value = w.ex.var_key(ins.var, ins.args), w.ex.gen(ins.item), w.ex.gen(ins.value)
         return [f"s.set_item({key}, {item}, {value}, {ins.op!r})"]
-    if isinstance(ins, d.SetVar) and ins.op == "=" and not ins.args:
+    if _plain_set(ins):
         # `State.set_var` written out for the commonest set: a variable that always exists.
+        # Right after another such set, and with a value that calls no function, the memo is
+        # empty and stays so: no need to empty it again.
         key = repr(ins.var)
         copy = [] if _scalar(w, ins.value) else ["if _sv.__class__ is list:", "    _sv = list(_sv)"]
-        return [f"_sv = {w.ex.gen(ins.value)}", *copy, "s.memo = {}", f"s.vars[{key}] = _sv",
+        forget = [] if memo_fresh and not _reads_memo(ins.value) else ["s.memo = {}"]
+        return [f"_sv = {w.ex.gen(ins.value)}", *copy, *forget, f"s.vars[{key}] = _sv",
                 "if s.probing is None:", f"    s.elog.append((_var_set, {key}, _sv))"]
     if isinstance(ins, d.SetVar):
         return [f"s.set_var({w.ex.var_key(ins.var, ins.args)}, {w.ex.gen(ins.value)}, {ins.op!r})"]
