@@ -230,9 +230,10 @@ play {
 
 
 def test_a_comprehension_looks_up_a_board_once_and_sees_every_placement() -> None:
-    """The zone's slot and board's table are bound before the first item; each evaluation binds them anew."""
+    """The zone's slot and board's table are bound before the function's body; each call binds them anew."""
     rules = boardkit.parse_ruleset(HEIGHTS, filename="heights.bk")
-    assert "for _z1 in (s.zf[1],) for _g1_tops in (s.boards[_z1].tops,) for _v_y_" in rules.python_source
+    assert "_z1 = s.zf[1]\n        _g1_tops = s.boards[_z1].tops\n        _r = len([" in rules.python_source
+    assert "_g1_tops.get((_p_x_2, _v_y_3), _OFF)" in rules.python_source  # each item reads the table bound once
     assert "_topxy(s, _z1, " in rules.python_source  # the slot, read once, where an item needs it
     game = rules.new_game(players=2, seed=1)
     for column in ["1", "1", "1", "0", "2", "0"]:

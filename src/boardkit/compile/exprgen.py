@@ -87,6 +87,23 @@ class ExprGen:
         finally:
             self._iterable -= 1
 
+    @contextlib.contextmanager
+    def hoisted_here(self) -> Iterator[dict[str, str]]:
+        """While a function's body is written: its boards' tables looked up once, before it.
+
+        Yields the tables (source -> name) the body reads; the caller binds each name first.
+        Comprehensions within look theirs up there too, and the slots their items read.
+        """
+        if not self.hoisting or self._hoisted is not None:
+            yield {}
+            return
+        hoisted: dict[str, str] = {}
+        self._hoisted, self._hoisted_at = hoisted, self._inside
+        try:
+            yield hoisted
+        finally:
+            self._hoisted = None
+
     def gen_with(self, node: m.Expr, locals_name: str) -> str:
         """Source of `node` where procedure locals are in the dict `locals_name`."""
         saved, self.locals = self.locals, locals_name

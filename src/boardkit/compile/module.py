@@ -122,16 +122,19 @@ def _functions(w: Writer, game: d.GameDef) -> None:
         params = "".join(f", {p.ident}" for p in f.params)
         w.line(f"def F_{f.name}(s{params}):{'  # remembered' if f.name in remembered else ''}")
         w.at(f.span, 1)
-        body, cost = _charged(w, f.body, CALL_COST)
+        body, cost, setup = _charged(w, f.body, CALL_COST)
         if f.name not in remembered:
             w.line(f"s.work -= {cost}", 1)
             w.line("if s.work < 0:", 1)
             w.line("_over_budget()", 2)
+            for line in setup:
+                w.line(line, 1)
             w.line(f"return {body}", 1)
             continue
         by_identity = w.ex.keyed_by_identity(f)
         numbers = {p.ident for p in f.params if w.ex.number(p)}
-        _remembered_fn(w, f"({f.name!r}, {_key(f, by_identity, numbers)})", body, cost=cost, kept=by_identity)
+        _remembered_fn(w, f"({f.name!r}, {_key(f, by_identity, numbers)})", body, cost=cost, kept=by_identity,
+                       setup=setup)
     w.line("")
 
 
@@ -150,12 +153,13 @@ def _key(f: d.FuncDef, by_identity: set[str], numbers: set[str]) -> str:
 
 
 def _remembered_fn(w: Writer, key: str, value: str, *, cost: int = 0,
-                   kept: set[str] | frozenset[str] = frozenset()) -> None:
+                   kept: set[str] | frozenset[str] = frozenset(), setup: list[str] | None = None) -> None:
     """Writes the body of a function that keeps `value` in s.memo under the key `key`.
 
     The key may hold a list (the arguments of a call): then there is no key, and no memo.
     `cost`: what working the value out charges to the work budget (a rule's function: its call).
     `kept`: parameters whose lists the key holds by identity, kept alive in s.memo beside it.
+    `setup`: lines that work out what `value` reads (`_charged`).
     """
     w.line(f"_k = {key}", 1)
     w.line("try:", 1)
@@ -168,6 +172,8 @@ def _remembered_fn(w: Writer, key: str, value: str, *, cost: int = 0,
         w.line(f"s.work -= {cost}", 2)
         w.line("if s.work < 0:", 2)
         w.line("_over_budget()", 3)
+    for line in setup or ():
+        w.line(line, 2)
     w.line(f"_r = {value}", 2)
     w.line("if _k is not None:", 2)
     w.line("s.memo[_k] = _r", 3)
@@ -236,14 +242,18 @@ def _kinds_of_functions(ex: ExprGen, game: d.GameDef) -> tuple[frozenset[str], f
 _INLINE_SIZE = 40
 
 
-def _charged(w: Writer, node: m.Expr, cost: int) -> tuple[str, int]:
-    """Source of a function's body, and what one evaluation of it charges the work budget up front.
+def _charged(w: Writer, node: m.Expr, cost: int) -> tuple[str, int, list[str]]:
+    """Source of a function's body, what one evaluation of it charges the work budget up front, and its set-up.
 
-    `cost` and the walks of lists of fixed length (ExprGen.charged).
+    `cost` and the walks of lists of fixed length (ExprGen.charged). The set-up binds the
+    tables of boards the body reads (`ExprGen.hoisted_here`): a board's tops, read cell by
+    cell, are looked up once.
     """
     w.ex.charged = cost
     try:
-        return w.ex.gen(node), w.ex.charged
+        with w.ex.hoisted_here() as hoisted:
+            value = w.ex.gen(node)
+        return value, w.ex.charged, [f"{name} = {table}" for table, name in hoisted.items()]
     finally:
         w.ex.charged = None
 
@@ -252,11 +262,13 @@ def _expr_fn(w: Writer, name: str, node: m.Expr, span: Span, *, args: str = "s, 
     """Writes a function `name(args)` that returns the value of `node`."""
     w.line(f"def {name}({args}):")
     w.at(span, 1)
-    value, cost = _charged(w, node, 0)
+    value, cost, setup = _charged(w, node, 0)
     if cost:
         w.line(f"s.work -= {cost}", 1)
         w.line("if s.work < 0:", 1)
         w.line("_over_budget()", 2)
+    for line in setup:
+        w.line(line, 1)
     w.line(f"return {value}", 1)
     return name
 
@@ -277,16 +289,18 @@ def _memo_fn(w: Writer, name: str, node: m.Expr, span: Span, site: int, *, lists
                   else f"L[{n!r}], L[{n!r}].__class__ is bool, " for n in names)
     w.line(f"def {name}(s, L):")
     w.at(span, 1)
-    value, cost = _charged(w, node, 0)
+    value, cost, setup = _charged(w, node, 0)
     if not w.ex.distinct(node):
         value = f"_offered({value}, s)"
     if unkeyed.isdisjoint(names):
-        _remembered_fn(w, f"({site}, {key})", value, cost=cost)
+        _remembered_fn(w, f"({site}, {key})", value, cost=cost, setup=setup)
         return name
     if cost:
         w.line(f"s.work -= {cost}", 1)
         w.line("if s.work < 0:", 1)
         w.line("_over_budget()", 2)
+    for line in setup:
+        w.line(line, 1)
     w.line(f"return {value}", 1)
     return name
 
