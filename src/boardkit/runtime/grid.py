@@ -311,8 +311,8 @@ def _group(geo: Geometry, cells: list[str], key: Callable[[str], object]) -> tup
 def _split(geo: Geometry, order: list[str], keys: dict[str, object]) -> tuple[dict[str, int], list[list[str]]]:
     """`_group` of the cells in `keys`, given them in grid order.
 
-    The flood fill runs on cell numbers and lists, not names and dicts: compiled, a step is a
-    few instructions.
+    The flood fill runs on cell numbers and lists, not on names and dicts: compiled, each step
+    indexes a list instead of hashing a name.
     """
     index, near = geo.index, geo.near
     value: list[object] = [_ABSENT] * len(geo.cells)
