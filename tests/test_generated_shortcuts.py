@@ -501,3 +501,99 @@ def test_a_create_loop_variable_is_a_number_only_when_its_list_holds_numbers() -
     assert "(L['x']).__class__ is _int" not in rules.python_source
     game = rules.new_game(players=2, seed=1)
     assert [p.label for p in game.state.zones[game.state.layout.zslot["out"]]] == ["9"]
+
+
+# Three cases a review of the eighteenth session's changes found (each failed before its fix).
+PARTS_READ_MEMO = """game "Memo"
+players 2
+component Tile { a: int } label text(.a) parts [pv(2), pv(2)]
+zone supply: pile, public
+zone board: grid(3, 3), public
+var v1 = 0
+var v2 = 0
+func pv(k) = size([x for x in range(0, k) if x < v2])
+setup {
+  create 2 Tile(a: 1) into supply
+  place first(supply) on board at [cell(0, 0), cell(0, 1)]
+}
+play {
+  loop {
+    turn 0 {
+      choose x from [0, 1] prompt "x"
+      set v1 = x
+      set v2 = x + size(joining(board, cell(0, 0), first(supply), [[cell(1, 0), cell(2, 0)]]))
+      let r = pv(2)
+      choose y from [r, 7] prompt "r"
+    }
+  }
+}
+"""
+
+
+def test_a_set_whose_value_reads_parts_empties_the_memo_after_another_set() -> None:
+    """`joining` reads a tile's parts, whose function is remembered: the second set must empty s.memo again."""
+    rules = boardkit.parse_ruleset(PARTS_READ_MEMO, filename="parts_memo.bk")
+    game = rules.new_game(players=2, seed=1)
+    game.play("1")  # v2 becomes 1 + 1: pv(2) counts 2, not what it counted while v2 was 0
+    assert [m.label for m in game.legal_moves()] == ["2", "7"]
+
+
+GRID_SIZED_BY_A_FUNCTION = """game "GridSize"
+players 2
+component Disc { seat: int } label text(.seat)
+zone supply: pile, public
+zone board: grid(w(max(0, 0)), 3), public
+setup {
+  create 3 Disc(seat: 0) into supply
+}
+func w(a) = if a == 1 and top(board, cell(0, 0)) != none then 2 else 3
+play {
+  loop {
+    turn 0 {
+      choose x from range(0, 2) prompt "column"
+      place first(supply) on board at cell(x, 0)
+    }
+    if size(occupied(board)) == 3 {
+      end game "full"
+    }
+  }
+}
+"""
+
+
+def test_a_function_that_sizes_a_grid_looks_no_board_up_before_it_reads_one() -> None:
+    """Grid sizes are worked out before the state has boards: their functions bind no board's table first."""
+    rules = boardkit.parse_ruleset(GRID_SIZED_BY_A_FUNCTION, filename="grid_size.bk")
+    assert "_g1_tops = " not in rules.python_source.split("def F_w(")[1].split("\ndef ")[0]
+    assert [m.label for m in rules.new_game(players=2, seed=1).legal_moves()] == ["0", "1", "2"]
+
+
+TOPS_OF_A_RANDOM_BOARD = """game "Rand"
+players 2
+component Disc { seat: int } label text(.seat)
+zone supply: pile, public
+zone boards[Player]: grid(3, 3), public
+var n = 0
+setup {
+  create 3 Disc(seat: 0) into supply
+  place first(supply) on boards[0] at cell(0, 0)
+}
+play {
+  loop {
+    turn 0 {
+      set n = size(tops(boards[random(players)], [cell(0, 0), cell(1, 0)]))
+      let r = random([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21])
+      choose x from [n, r] prompt "n"
+    }
+  }
+}
+"""
+
+
+def test_the_tops_of_a_board_chosen_at_random_draw_once() -> None:
+    """`size(tops(boards[random(players)], cs))` works the board out once: one draw, the same board for both reads."""
+    rules = boardkit.parse_ruleset(TOPS_OF_A_RANDOM_BOARD, filename="random_board.bk")
+    game = rules.new_game(players=2, seed=1)
+    assert [m.label for m in game.legal_moves()] == ["0", "11"]
+    game.play("0")
+    assert [m.label for m in game.legal_moves()] == ["1", "21"]

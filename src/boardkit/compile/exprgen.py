@@ -700,7 +700,8 @@ class ExprGen:
         tops = node.args[0] if node.name in {"size", "empty"} and len(node.args) == 1 else None
         if not (isinstance(tops, m.GridCall) and tops.name == "tops" and len(tops.args) == 1):
             return None
-        table = self._board_table(tops.zone, "tops")
+        # A zone with indexes: the slot is worked out once, in the call, which looks the table up.
+        table = "None" if tops.zone.args else self._board_table(tops.zone, "tops")
         count = f"_ntops({table}, s, {self.zone_slot(tops.zone)}, {self.gen(tops.args[0])})"
         return count if node.name == "size" else f"({count} == 0)"
 

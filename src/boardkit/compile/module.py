@@ -118,11 +118,16 @@ def _functions(w: Writer, game: d.GameDef) -> None:
     w.line("# Functions. Those marked 'remembered' keep their results in s.memo while the game")
     w.line("# stands still: rules ask the same question many times between two effects.")
     remembered = w.ex.remembered
+    early = _sizing_grids(game)
     for f in game.funcs.values():
         params = "".join(f", {p.ident}" for p in f.params)
         w.line(f"def F_{f.name}(s{params}):{'  # remembered' if f.name in remembered else ''}")
         w.at(f.span, 1)
-        body, cost, setup = _charged(w, f.body, CALL_COST)
+        w.ex.hoisting = f.name not in early  # (as `_declarations` does for the sizes themselves)
+        try:
+            body, cost, setup = _charged(w, f.body, CALL_COST)
+        finally:
+            w.ex.hoisting = True
         if f.name not in remembered:
             w.line(f"s.work -= {cost}", 1)
             w.line("if s.work < 0:", 1)
@@ -136,6 +141,19 @@ def _functions(w: Writer, game: d.GameDef) -> None:
         _remembered_fn(w, f"({f.name!r}, {_key(f, by_identity, numbers)})", body, cost=cost, kept=by_identity,
                        setup=setup)
     w.line("")
+
+
+def _sizing_grids(game: d.GameDef) -> set[str]:
+    """The functions that the sizes of grid zones call, directly or not: they run before the state has boards."""
+    todo = [n for z in game.zones.values() if z.grid is not None
+            for size in (z.grid.width, z.grid.height) for n in m.walk(size)]
+    found: set[str] = set()
+    while todo:
+        n = todo.pop()
+        if isinstance(n, m.FuncCall) and n.name not in found:
+            found.add(n.name)
+            todo.extend(m.walk(game.funcs[n.name].body))
+    return found
 
 
 def _key(f: d.FuncDef, by_identity: set[str], numbers: set[str]) -> str:
@@ -606,9 +624,21 @@ def _plain_set(ins: d.Instr) -> TypeGuard[d.SetVar]:
     return isinstance(ins, d.SetVar) and ins.item is None and ins.op == "=" and not ins.args
 
 
+# Expressions that never run rule code (functions, labels, parts) and so never read s.memo,
+# and built-ins of lists and players that do not either.
+_NO_MEMO = (m.Lit, m.ConstRef, m.EnumList, m.Local, m.Bound, m.OptionRef, m.StateRef, m.VarRef, m.ZoneRef,
+            m.Attr, m.PieceAttr, m.Unary, m.Binary, m.BoolOp, m.Ternary, m.ListLit)
+_NO_MEMO_BUILTINS = frozenset({"size", "nth", "first", "last", "next"})
+
+
 def _reads_memo(node: m.Expr) -> bool:
-    """Whether working out `node` may read or fill s.memo: it calls a rule's function."""
-    return any(isinstance(n, m.FuncCall) for n in m.walk(node))
+    """Whether working out `node` may read or fill s.memo: it may run a rule's function.
+
+    Not only calls do: `joining` reads a piece's parts, a label its component's label, and
+    either may call a function.
+    """
+    return not all(isinstance(n, _NO_MEMO) or (isinstance(n, m.BuiltinCall) and n.name in _NO_MEMO_BUILTINS)
+                   for n in m.walk(node))
 
 
 def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDef], *,  # noqa: C901, PLR0911, PLR0912

@@ -600,12 +600,15 @@ def _tops(s: State, slot: int, cells: Value) -> list[Piece]:
     return out
 
 
-def tops_count(tops: dict[str | tuple[int, int], Piece | None], s: State, slot: int, cells: Value) -> int:
+def tops_count(tops: dict[str | tuple[int, int], Piece | None] | None, s: State, slot: int, cells: Value) -> int:
     """`size(tops(g, cells))` without the list: a spot's two cells are the commonest question.
 
     `tops` is the board's own table, which generated code has at hand (reading it from the
-    state here would cost a generic attribute lookup: the state is a plain Python object).
+    state here would cost a generic attribute lookup: the state is a plain Python object);
+    None for a zone with indexes, whose slot the call works out.
     """
+    if tops is None:
+        tops = s.boards[slot].tops
     if type(cells) is list and len(cells) == _PAIR:
         a, b = tops.get(cells[0], OFF_GRID), tops.get(cells[1], OFF_GRID)
         if a is not OFF_GRID and b is not OFF_GRID:
