@@ -12,7 +12,7 @@ Board can cache what it computes (regions, occupied cells). See docs/reference/g
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from boardkit.errors import RULE_FAULTS, RuleRuntimeError, rule_fault
 from boardkit.runtime.events import Placed
@@ -541,19 +541,20 @@ def _stack(s: State, slot: int, c: Value) -> list[Piece]:
 
 
 def _top(s: State, slot: int, c: Value) -> Piece | None:
-    top: Piece | None = s.boards[slot].tops.get(c, OFF_GRID)
+    # An object: OFF_GRID is no piece, and compiled code checks what a `Piece | None` holds.
+    top: object = s.boards[slot].tops.get(c, OFF_GRID)
     if top is OFF_GRID:
         raise ValueError(_off_grid(s, slot, c))
-    return top
+    return cast("Piece | None", top)
 
 
 def top_at(s: State, slot: int, x: object, y: object) -> Piece | None:
     """`top(zone, cell(x, y))` in one step: the commonest question a grid game asks."""
     name = _NAMES.get((x, y)) if type(x) is int and type(y) is int else None
-    top: Piece | None = s.boards[slot].tops.get(name if name is not None else cell(x, y), OFF_GRID)
+    top: object = s.boards[slot].tops.get(name if name is not None else cell(x, y), OFF_GRID)  # (as `_top`)
     if top is OFF_GRID:
         raise ValueError(_off_grid(s, slot, cell(x, y)))
-    return top
+    return cast("Piece | None", top)
 
 
 def _level(s: State, slot: int, x: Value) -> int | None:
