@@ -326,3 +326,61 @@ def test_finish_rollouts_reach_the_end_of_the_game(mandala: boardkit.Ruleset) ->
     agent._play_to_end(world, random.Random(2))  # noqa: SLF001
     assert world.is_over
     assert world.winners()
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("mcts:9:top=3:depth=1:endgame=-1", "endgame takes a whole number at least 0"),
+    ("mcts:9:top=3:depth=1:endgame=2.5", "endgame takes a whole number at least 0"),
+])
+def test_bad_endgame_is_an_agent_error(spec: str, message: str) -> None:
+    with pytest.raises(boardkit.AgentError, match=message):
+        make_agent(spec)
+
+
+def test_endgame_is_parsed_and_off_by_default() -> None:
+    agent = make_agent("mcts:16:top=4:depth=1:plan=50:follow=1:endgame=6", 0)
+    assert isinstance(agent, MCTSAgent)
+    assert agent.endgame == 6
+    plain = make_agent("mcts:16:top=4:depth=1:plan=50:follow=1", 0)
+    assert isinstance(plain, MCTSAgent)
+    assert plain.endgame == 0
+
+
+def _threatened(c4: boardkit.Ruleset) -> boardkit.Game:
+    game = c4.new_game(players=2, seed=0)
+    for column in (0, 6, 0, 6, 0):  # player 0 threatens four in column 0: player 1 must block it
+        game.play(str(column))
+    return game
+
+
+def test_endgame_plays_greedys_choice_far_from_the_end(c4: boardkit.Ruleset) -> None:
+    """No win within one turn: the game does not end within `endgame=1` turns, so nothing is compared."""
+    game = _threatened(c4)
+    options = {"iterations": 42, "depth": 1, "guide": 1.0}
+    chosen = set()
+    for seed in range(6):
+        far = MCTSAgent(seed=seed, top=7, endgame=1, **options)  # type: ignore[arg-type]
+        choice = far.act(game)
+        assert choice == MCTSAgent(seed=seed, top=1, **options).act(game)  # type: ignore[arg-type]
+        assert (far.compared, far.departed) == (0, 0)
+        chosen.add(game.legal_moves()[choice].label)
+    assert chosen != {"0"}  # greedy's heuristic sees no threat: its ties are broken at random
+
+
+def test_endgame_compares_candidates_by_how_the_game_ends(c4: boardkit.Ruleset) -> None:
+    """Near the end, every column is played to the game's end on shared deals: only the block avoids a loss."""
+    game = _threatened(c4)
+    departed = 0
+    for seed in range(6):
+        near = MCTSAgent(seed=seed, iterations=140, top=7, depth=1, guide=1.0, endgame=50)
+        assert game.legal_moves()[near.act(game)].label == "0"
+        assert near.compared == 1
+        departed += near.departed
+    assert departed > 0  # greedy's own choice was not the block for some seeds, and the search left it
+    assert len(game.history) == 5  # the game itself is untouched
+
+
+def test_endgame_rollouts_reach_the_end_of_the_game(c4: boardkit.Ruleset) -> None:
+    world = _threatened(c4)
+    MCTSAgent(seed=1, top=3, depth=1, plan=20, endgame=4)._to_the_end(world, random.Random(2))  # noqa: SLF001
+    assert world.is_over

@@ -182,7 +182,11 @@ class MCTSAgent:
     each (`_roll_out`): where a move changes the turn order, the candidates are then judged after
     the same number of turns of every player. With `finish=N` (and `depth=1`), a comparison that
     would leave greedy's first move is checked on N more shared deals played to the game's end
-    (`_confirmed`): the challenger is played only if its final score margin is better in sum. A move that
+    (`_confirmed`): the challenger is played only if its final score margin is better in sum. With
+    `endgame=K` (and `depth=1`), only turns from which one rollout (`_ends_within`) reaches the
+    game's end within K turns are compared, each candidate on shared deals played to the end
+    (`_to_the_end`) and judged by the deals it wins, then its final score margin; elsewhere the agent
+    plays greedy's first choice. A move that
     wins at once (nothing hidden) is played without searching. The budget is `iterations`, or
     `seconds` of thinking when given; the move played is the most visited one.
     """
@@ -192,7 +196,7 @@ class MCTSAgent:
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None, *,
                  rollout: int = 1, guide: float = 0.0, explore: float = _EXPLORE, top: int = 0,
                  plan: int = 0, depth: int = 0, root: int = GREEDY_BUDGET, follow: int = 0,
-                 margin: float = 0.0, even: int = 0, finish: int = 0) -> None:
+                 margin: float = 0.0, even: int = 0, finish: int = 0, endgame: int = 0) -> None:
         self._rng = random.Random(seed)  # noqa: S311 - an opponent, not a secret
         self.iterations = iterations
         self.seconds = seconds
@@ -207,6 +211,7 @@ class MCTSAgent:
         self.margin = margin
         self.even = even
         self.finish = finish
+        self.endgame = endgame
         # With `follow`: the rest of the line chosen at the start of the turn (as the greedy agent's plan).
         self._plan: tuple[Game, int, list[str]] | None = None
         self._margins = _Scale()
@@ -261,6 +266,10 @@ class MCTSAgent:
         """
         moves = [m.label for m in game.legal_moves()]
         candidates = sorted(ranks, key=ranks.__getitem__)
+        if self.endgame:
+            best = self._endgame_choice(game, player, candidates, deadline)
+            self._plan = (game, len(game.history) + 1, self._lines[best])
+            return moves.index(best)
         totals = dict.fromkeys(candidates, 0.0)
         rounds = 0
         hidden = hidden_information(game)
@@ -291,6 +300,75 @@ class MCTSAgent:
         self.departed += best != candidates[0]
         self._plan = (game, len(game.history) + 1, self._lines[best])
         return moves.index(best)
+
+    def _endgame_choice(self, game: Game, player: int, candidates: list[str], deadline: float | None) -> str:
+        """Greedy's first choice, unless the end is near and another candidate ends the game better on shared deals.
+
+        Near the end (`_ends_within`), every candidate is played on the same deals with the rest of its
+        line, then the game to its end (`_to_the_end`, the same seed for all); a candidate is worth the
+        share of those games `player` wins, then (to break ties) its final score margin over the best
+        other player in sum. Greedy's choice is left only for a candidate that wins more, or as many
+        by a margin larger by more than `margin` a deal.
+        """
+        greedys = candidates[0]
+        if len(candidates) == 1 or not self._ends_within(game, player):
+            return greedys
+        hidden = hidden_information(game)
+        wins = dict.fromkeys(candidates, 0.0)
+        margins = dict.fromkeys(candidates, 0.0)
+        rounds = 0
+        while (rounds * len(candidates) < self.iterations) if deadline is None else (
+                rounds == 0 or time.monotonic() < deadline):
+            deal = game.determinize(player, self._rng) if hidden else game.clone()
+            seed = self._rng.random()
+            for label in candidates:
+                world = deal.clone()
+                offered = [m.label for m in world.legal_moves()]
+                if label not in offered:  # not on this deal: it cannot be relied on
+                    wins[label] -= _DECIDED
+                    continue
+                world.apply_action(offered.index(label))
+                _follow(world, self._lines[label], player)
+                self._to_the_end(world, random.Random(seed))  # noqa: S311 - common random numbers, not a secret
+                winners = world.winners() if world.is_over else []
+                wins[label] += 1 / len(winners) if player in winners else 0.0
+                scores = world.scores()
+                others = [s for q, s in enumerate(scores) if q != player]
+                margins[label] += scores[player] - (max(others) if others else 0)
+            rounds += 1
+        best = max(candidates, key=lambda label: (wins[label], margins[label], -candidates.index(label)))
+        if wins[best] == wins[greedys] and margins[best] - margins[greedys] <= self.margin * rounds:
+            best = greedys
+        self.compared += 1
+        self.departed += best != greedys
+        return best
+
+    def _ends_within(self, game: Game, player: int) -> bool:
+        """Whether one rollout for `player` (each turn as in `plan` rollouts) ends the game within `endgame` turns."""
+        world = _searchable(game, player, self._rng)
+        stop = world.turn_count + self.endgame
+        for _ in range(self.endgame * _DECISIONS_PER_TURN):
+            if world.is_over or world.turn_count >= stop:
+                break
+            self._step(world, self._rng)
+        return world.is_over
+
+    def _to_the_end(self, world: Game, rng: random.Random) -> None:
+        """Plays on to the end of the game (at most `_TO_END` decisions), each decision as in rollouts."""
+        for _ in range(_TO_END):
+            if world.is_over:
+                return
+            self._step(world, rng)
+
+    def _step(self, world: Game, rng: random.Random) -> None:
+        """One decision of a rollout, or with `plan` the rest of the mover's turn as the greedy agent would play it."""
+        n = len(world.legal_actions())
+        if n > 1 and self.plan:
+            self._play_turn(world, rng)
+        elif n > 1 and self.guide > 0 and rng.random() < self.guide:
+            world.apply_action(_best_action(world, rng))
+        else:
+            world.apply_action(rng.randrange(n))
 
     def _confirmed(self, game: Game, player: int, greedys: str, challenger: str) -> bool:
         """Whether `challenger` ends the game better for `player` than `greedys` over `finish` shared deals.
@@ -564,7 +642,7 @@ def _greedy(budget: str | None, seed: int) -> Agent:
 _MCTS_OPTIONS: dict[str, tuple[type[int | float], float, float | None]] = {
     "explore": (float, 0, None), "guide": (float, 0, 1), "plan": (int, 0, None), "rollout": (int, 0, None),
     "top": (int, 0, None), "depth": (int, 0, None), "root": (int, 1, None), "follow": (int, 0, 1),
-    "margin": (float, 0, None), "even": (int, 0, 1), "finish": (int, 0, None)}
+    "margin": (float, 0, None), "even": (int, 0, 1), "finish": (int, 0, None), "endgame": (int, 0, None)}
 
 
 def _mcts(budget: str | None, seed: int) -> Agent:
@@ -597,7 +675,8 @@ def _mcts(budget: str | None, seed: int) -> Agent:
                      top=int(options.get("top", 0)), plan=int(options.get("plan", 0)),
                      depth=int(options.get("depth", 0)), root=int(options.get("root", GREEDY_BUDGET)),
                      follow=int(options.get("follow", 0)), margin=options.get("margin", 0.0),
-                     even=int(options.get("even", 0)), finish=int(options.get("finish", 0)))
+                     even=int(options.get("even", 0)), finish=int(options.get("finish", 0)),
+                     endgame=int(options.get("endgame", 0)))
 
 
 register_agent("greedy", _greedy)
