@@ -1,5 +1,5 @@
-"""One greedy-vs-greedy game on Meenakshi (2 players): time, turns, scores; pickles turn-start positions."""
-import pickle, sys, time
+"""One greedy-vs-greedy game on Meenakshi (2 players): time, turns, scores (timing for s18)."""
+import sys, time
 import boardkit
 from boardkit.agents import GreedyAgent
 from boardkit.agents.search import hidden_information
@@ -18,5 +18,3 @@ while not g.is_over:
     g.apply_action(ag[g.to_move].act(g))
 print("seed", seed, "seconds %.1f" % (time.time() - t0), "turns", g.turn_count, "decisions", len(g.history),
       "scores", g.scores(), "winners", g.winners(), "end", g.end_reason, "turn starts", len(snaps))
-with open(f"/tmp/s18_snaps_{seed}.pkl", "wb") as f:
-    pickle.dump([(t, p, s) for t, p, s in snaps[-10:]], f)
