@@ -15,7 +15,7 @@ from boardkit.agents.base import agent_names, register_agent
 from boardkit.errors import AgentError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
     from boardkit.agents.base import Agent
     from boardkit.game import Game, Move
@@ -271,23 +271,15 @@ class MCTSAgent:
             self._plan = (game, len(game.history) + 1, self._lines[best])
             return moves.index(best)
         totals = dict.fromkeys(candidates, 0.0)
-        rounds = 0
-        hidden = hidden_information(game)
-        while (rounds * len(candidates) < self.iterations) if deadline is None else (
-                rounds == 0 or time.monotonic() < deadline):
-            deal = game.determinize(player, self._rng) if hidden else game.clone()
-            seed = self._rng.random()
-            for label in candidates:
-                world = deal.clone()
-                offered = [m.label for m in world.legal_moves()]
-                if label not in offered:  # not on this deal: it cannot be relied on
-                    totals[label] -= _DECIDED
-                    continue
-                world.apply_action(offered.index(label))
-                _follow(world, self._lines[label], player)
-                self._roll_out(world, random.Random(seed))  # noqa: S311 - common random numbers, not a secret
-                totals[label] += advantage(world, player)
-            rounds += 1
+        tried = 0
+        for label, world, seed in self._on_shared_deals(game, player, candidates, deadline):
+            tried += 1
+            if world is None:  # not on this deal: it cannot be relied on
+                totals[label] -= _DECIDED
+                continue
+            self._roll_out(world, random.Random(seed))  # noqa: S311 - common random numbers, not a secret
+            totals[label] += advantage(world, player)
+        rounds = tried // len(candidates)
         best = max(candidates, key=lambda label: (totals[label], -ranks[label]))
         if totals[best] - totals[candidates[0]] <= self.margin * rounds:
             best = candidates[0]  # not better than greedy's choice by enough to leave it
@@ -301,6 +293,31 @@ class MCTSAgent:
         self._plan = (game, len(game.history) + 1, self._lines[best])
         return moves.index(best)
 
+    def _on_shared_deals(self, game: Game, player: int, candidates: list[str],
+                         deadline: float | None) -> Iterator[tuple[str, Game | None, float]]:
+        """Round after round, one shared deal: each candidate on it, played with the rest of its line.
+
+        Yields the candidate, its game (None where the deal does not offer it) and the round's
+        rollout seed, one candidate at a time: the caller rolls each out before the next is made.
+        Rounds go on while the iterations (or the time) last, at least one.
+        """
+        hidden = hidden_information(game)
+        rounds = 0
+        while (rounds * len(candidates) < self.iterations) if deadline is None else (
+                rounds == 0 or time.monotonic() < deadline):
+            deal = game.determinize(player, self._rng) if hidden else game.clone()
+            seed = self._rng.random()
+            for label in candidates:
+                world = deal.clone()
+                offered = [m.label for m in world.legal_moves()]
+                if label not in offered:
+                    yield label, None, seed
+                    continue
+                world.apply_action(offered.index(label))
+                _follow(world, self._lines[label], player)
+                yield label, world, seed
+            rounds += 1
+
     def _endgame_choice(self, game: Game, player: int, candidates: list[str], deadline: float | None) -> str:
         """Greedy's first choice, unless the end is near and another candidate ends the game better on shared deals.
 
@@ -313,29 +330,21 @@ class MCTSAgent:
         greedys = candidates[0]
         if len(candidates) == 1 or not self._ends_within(game, player):
             return greedys
-        hidden = hidden_information(game)
         wins = dict.fromkeys(candidates, 0.0)
         margins = dict.fromkeys(candidates, 0.0)
-        rounds = 0
-        while (rounds * len(candidates) < self.iterations) if deadline is None else (
-                rounds == 0 or time.monotonic() < deadline):
-            deal = game.determinize(player, self._rng) if hidden else game.clone()
-            seed = self._rng.random()
-            for label in candidates:
-                world = deal.clone()
-                offered = [m.label for m in world.legal_moves()]
-                if label not in offered:  # not on this deal: it cannot be relied on
-                    wins[label] -= _DECIDED
-                    continue
-                world.apply_action(offered.index(label))
-                _follow(world, self._lines[label], player)
-                self._to_the_end(world, random.Random(seed))  # noqa: S311 - common random numbers, not a secret
-                winners = world.winners() if world.is_over else []
-                wins[label] += 1 / len(winners) if player in winners else 0.0
-                scores = world.scores()
-                others = [s for q, s in enumerate(scores) if q != player]
-                margins[label] += scores[player] - (max(others) if others else 0)
-            rounds += 1
+        tried = 0
+        for label, world, seed in self._on_shared_deals(game, player, candidates, deadline):
+            tried += 1
+            if world is None:  # not on this deal: it cannot be relied on
+                wins[label] -= _DECIDED
+                continue
+            self._to_the_end(world, random.Random(seed))  # noqa: S311 - common random numbers, not a secret
+            winners = world.winners() if world.is_over else []
+            wins[label] += 1 / len(winners) if player in winners else 0.0
+            scores = world.scores()
+            others = [s for q, s in enumerate(scores) if q != player]
+            margins[label] += scores[player] - (max(others) if others else 0)
+        rounds = tried // len(candidates)
         best = max(candidates, key=lambda label: (wins[label], margins[label], -candidates.index(label)))
         if wins[best] == wins[greedys] and margins[best] - margins[greedys] <= self.margin * rounds:
             best = greedys
