@@ -293,18 +293,18 @@ class MCTSAgent:
         self._plan = (game, len(game.history) + 1, self._lines[best])
         return moves.index(best)
 
-    def _on_shared_deals(self, game: Game, player: int, candidates: list[str],
-                         deadline: float | None) -> Iterator[tuple[str, Game | None, float]]:
+    def _on_shared_deals(self, game: Game, player: int, candidates: list[str], deadline: float | None, *,
+                         count: int | None = None) -> Iterator[tuple[str, Game | None, float]]:
         """Round after round, one shared deal: each candidate on it, played with the rest of its line.
 
         Yields the candidate, its game (None where the deal does not offer it) and the round's
         rollout seed, one candidate at a time: the caller rolls each out before the next is made.
-        Rounds go on while the iterations (or the time) last, at least one.
+        Rounds go on while the iterations (or the time) last, at least one; or `count` rounds.
         """
         hidden = hidden_information(game)
         rounds = 0
-        while (rounds * len(candidates) < self.iterations) if deadline is None else (
-                rounds == 0 or time.monotonic() < deadline):
+        while (rounds < count) if count is not None else (rounds * len(candidates) < self.iterations) if (
+                deadline is None) else (rounds == 0 or time.monotonic() < deadline):
             deal = game.determinize(player, self._rng) if hidden else game.clone()
             seed = self._rng.random()
             for label in candidates:
@@ -386,25 +386,17 @@ class MCTSAgent:
         then the game on to its end (`_play_to_end`, the same seed for both); a move's value is
         `player`'s final score less the best other player's. The challenger must do better in sum.
         """
-        hidden = hidden_information(game)
         totals = {greedys: 0.0, challenger: 0.0}
-        for _ in range(self.finish):
-            deal = game.determinize(player, self._rng) if hidden else game.clone()
-            seed = self._rng.random()
-            for label in totals:
-                world = deal.clone()
-                offered = [m.label for m in world.legal_moves()]
-                if label not in offered:
-                    totals[label] -= _DECIDED
-                    continue
-                world.apply_action(offered.index(label))
-                _follow(world, self._lines[label], player)
-                rng = random.Random(seed)  # noqa: S311 - common random numbers, not a secret
-                self._roll_out(world, rng)
-                self._play_to_end(world, rng)
-                scores = world.scores()
-                others = [s for q, s in enumerate(scores) if q != player]
-                totals[label] += scores[player] - (max(others) if others else 0)
+        for label, world, seed in self._on_shared_deals(game, player, [greedys, challenger], None, count=self.finish):
+            if world is None:
+                totals[label] -= _DECIDED
+                continue
+            rng = random.Random(seed)  # noqa: S311 - common random numbers, not a secret
+            self._roll_out(world, rng)
+            self._play_to_end(world, rng)
+            scores = world.scores()
+            others = [s for q, s in enumerate(scores) if q != player]
+            totals[label] += scores[player] - (max(others) if others else 0)
         return totals[challenger] > totals[greedys]
 
     def _play_to_end(self, world: Game, rng: random.Random) -> None:
