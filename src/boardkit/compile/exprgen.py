@@ -71,11 +71,12 @@ class ExprGen:
         self._iterable = 0
         # The grid zones whose top pieces the source looks up by (x, y) (runtime/grid.py Board).
         self.tops_by_xy: set[str] = set()
-        # While a comprehension is written: the tables of grid zones its items read, each looked
-        # up once, before its first item, as a name of its own (source -> name). Off where the
-        # state may have no boards yet (the sizes and capacities of zones, initial values).
+        # While a comprehension (or a function's body) is written: the tables of grid zones it
+        # reads, each looked up once, before its first item (before the body), as a name of its
+        # own (source -> name). Off where the state may have no boards yet (the sizes and
+        # capacities of zones, initial values, the functions grid sizes call).
         self._hoisted: dict[str, str] | None = None
-        self._hoisted_at = 0  # `_inside` where the comprehension that hoists began
+        self._hoisted_at = 0  # `_inside` where the comprehension or function that hoists began
         self.hoisting = True
 
     @contextlib.contextmanager
@@ -132,7 +133,7 @@ class ExprGen:
                 self._piece_vars.add(var)
         else:
             return None
-        saved = self.locals, self.charged, self._hoisted
+        saved = self.locals, self.charged, self._hoisted, self._hoisted_at
         hoisted: dict[str, str] = {}
         self.locals, self.charged, self._hoisted = locals_name, 0, hoisted if self.hoisting else None
         self._hoisted_at = self._inside
@@ -145,7 +146,7 @@ class ExprGen:
                 self._inside -= 1
             charged = self.charged
         finally:
-            self.locals, self.charged, self._hoisted = saved
+            self.locals, self.charged, self._hoisted, self._hoisted_at = saved
         lines = [f"{name} = {table}" for table, name in hoisted.items()]
         lines += [f"for {var} in {source}:", f"    if not {test}:", "        continue"]
         return lines, item, charged
