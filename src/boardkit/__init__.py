@@ -11,7 +11,8 @@ from boardkit.errors import (
     RuleRuntimeError,
     StateError,
 )
-from boardkit.game import Game, Move, Outcome
+from boardkit.game import Game, Outcome
+from boardkit.move import Move
 from boardkit.registry import Option, Ruleset, list_rulesets, load_ruleset, parse_ruleset
 
 __all__ = [

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import collections
 import copy
-from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -19,6 +18,7 @@ from boardkit.errors import (
     StateError,
     rule_fault,
 )
+from boardkit.move import Move, offered
 from boardkit.runtime.determinize import determinize, tracked, visible_slots
 from boardkit.runtime.grid import public_pieces, saved_boards
 from boardkit.runtime.interpreter import DECISION, Interpreter
@@ -45,38 +45,6 @@ CHECKPOINT_EVERY = 8
 CHECKPOINTS_KEPT = 8
 # Numbers longer than this, in bits, are shown in error messages by their length alone.
 _SHOWN_BITS = 64
-
-
-@attrs.frozen
-class Move:
-    """One option of the pending decision. `label` is unique among the legal moves.
-
-    A move remembers the decision it was offered at: `play` refuses it at another decision,
-    in another game, or for another player.
-    """
-
-    label: str
-    player: int
-    option: Any = attrs.field(repr=False, eq=False, default=None)
-    offered_at: object = attrs.field(repr=False, eq=False, default=None)
-
-    def __str__(self) -> str:
-        return self.label
-
-
-# `Move(...)`, for the moves `legal_moves` offers: attrs' frozen __init__ sets each slot through
-# object.__setattr__, and the slots' own setters take half the time on that hot path.
-_set_label, _set_player, _set_option, _set_point = (
-    getattr(Move, name).__set__ for name in ("label", "player", "option", "offered_at"))
-
-
-def _offered(label: str, player: int, option: Any, point: object) -> Move:  # noqa: ANN401 - any option value
-    move: Move = object.__new__(Move)
-    _set_label(move, label)
-    _set_player(move, player)
-    _set_option(move, option)
-    _set_point(move, point)
-    return move
 
 
 @attrs.frozen
@@ -200,7 +168,7 @@ class Game:
             if point is None:
                 point = self._point = object()
             labels = self._interp.option_labels(self._s, options)
-            moves = self._moves = list(map(_offered, labels, repeat(player), options, repeat(point)))
+            moves = self._moves = offered(labels, player, options, point)
         return moves.copy()
 
     def legal_actions(self) -> list[int]:

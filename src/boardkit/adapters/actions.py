@@ -29,8 +29,9 @@ from boardkit.runtime.pieces import Piece
 from boardkit.source import Span
 
 if TYPE_CHECKING:
-    from boardkit.game import Game, Move
+    from boardkit.game import Game
     from boardkit.model.defs import ComponentDef, FuncDef, GameDef, ProcDef
+    from boardkit.move import Move
     from boardkit.registry import Ruleset
 
 #: A choice value made hashable and comparable across states (see `value_key`).

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
     from boardkit.agents.base import Agent
-    from boardkit.game import Game, Move
+    from boardkit.game import Game
+    from boardkit.move import Move
 
 # How much a decided game outweighs any heuristic difference, for the greedy agent.
 _DECIDED = 1e9
