@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import pickle
 
 import attrs
@@ -41,11 +42,20 @@ def test_a_move_cannot_be_changed() -> None:
 def test_a_pickled_move_is_matched_like_one_made_by_hand() -> None:
     game = boardkit.load_ruleset("mandala").new_game(players=2, seed=1)
     moves = game.legal_moves()
-    copy = pickle.loads(pickle.dumps(moves[1]))  # noqa: S301 - our own bytes
-    assert copy == moves[1]
-    assert copy.offered_at is None
-    game.play(copy)
+    back = pickle.loads(pickle.dumps(moves[1]))  # noqa: S301 - our own bytes
+    assert back == moves[1]
+    assert back.offered_at is None
+    game.play(back)
     assert game.history == [moves[1].label]
+
+
+def test_a_copied_move_is_the_move_itself_and_plays() -> None:
+    game = boardkit.load_ruleset("mandala").new_game(players=2, seed=1)
+    move = game.legal_moves()[2]
+    assert copy.copy(move) is move
+    assert copy.deepcopy([move])[0] is move
+    game.play(copy.copy(move))
+    assert game.history == [move.label]
 
 
 def test_moves_unpack_by_pattern() -> None:

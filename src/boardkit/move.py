@@ -61,6 +61,12 @@ class Move:
     def __str__(self) -> str:
         return self.label
 
+    def __copy__(self) -> Move:
+        return self  # unchangeable: a copy would be the same move
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Move:
+        return self
+
     def __reduce__(self) -> tuple[type[Move], tuple[str, int]]:
         # A move from another process is matched like one made by hand: by label and player.
         return Move, (self.label, self.player)
