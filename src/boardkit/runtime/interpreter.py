@@ -22,6 +22,7 @@ from boardkit.runtime.options import SKIP
 from boardkit.runtime.pieces import Piece, label_of
 from boardkit.runtime.program import STEP_LIMIT, ProcRun, Program
 from boardkit.runtime.proofs import cut_off, lookup, start, step
+from boardkit.runtime.state import restore_state, snapshot_state
 from boardkit.runtime.work import WORK_LIMIT
 
 if TYPE_CHECKING:
@@ -344,7 +345,7 @@ class Interpreter:
         Raises:
             RuleRuntimeError: playing an option met a rule fault or a dead end.
         """
-        snap = s.snapshot()
+        snap = snapshot_state(s)
         events, s.elog = s.elog, _NO_EVENTS
         failed: tuple[int, str, Span | None] | None = None
         try:
@@ -357,7 +358,7 @@ class Interpreter:
                 except DeadEnd as exc:
                     failed = (i, f"it leads to a dead end ({exc})", self.span(s))
                 finally:
-                    s.restore(snap)
+                    restore_state(s, snap)
                 if failed is not None:
                     break
         finally:
@@ -431,7 +432,7 @@ class Interpreter:
             msg = f"look-ahead tried {TRIAL_LIMIT} continuations without settling which options are legal"
             raise RuleRuntimeError(msg, self.span(s))
         if not snap:
-            snap.append(s.snapshot())
+            snap.append(snapshot_state(s))
         try:
             frame = s.frames[-1]  # `apply`, written out
             self._take(s, frame, self._steps[frame[0]][frame[1]], option, chooser, None)
@@ -535,7 +536,7 @@ _LEFT: Final[Any] = object()
 def _clean(s: State, snap: list[Any]) -> None:
     """Puts the state back to the snapshot if a trial left it where it stopped."""
     if len(snap) > 1:
-        s.restore(snap[0])
+        restore_state(s, snap[0])
         del snap[1:]
 
 

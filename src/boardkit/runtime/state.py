@@ -213,7 +213,7 @@ class State:
         if not chosen:
             return
         probing = self.probing
-        reveals = probing is not None and self._unknown_to(probing, chosen, drawn)
+        reveals = probing is not None and _unknown_to(self, probing, chosen, drawn)
         if self.boards:
             grid.leave(self, chosen, dest)
         zones, loc, lay = self.zones, self.loc, self.layout
@@ -226,7 +226,7 @@ class State:
             loc[piece.id] = dest
             by_source = None
         else:
-            by_source = self._take_out(chosen, dest)
+            by_source = _take_out(self, chosen, dest)
         if self.known and lay.zone_public[dest]:
             # Everyone sees pieces in a public zone; what was known of them is moot from here.
             self.known = _forget_in(self.known, loc, dest, zones[dest], chosen)
@@ -236,9 +236,9 @@ class State:
         else:
             zones[dest] = zones[dest] + chosen
         if lay.zone_capped[dest]:
-            self.check_capacity(dest)
+            check_zone_capacity(self, dest)
         if mode == MIXED_IN:
-            self._mix(dest)
+            _mix(self, dest)
         if probing is None:
             text = lay.zone_text
             if by_source is None:
@@ -249,59 +249,12 @@ class State:
         if reveals:
             raise Horizon
 
-    def _take_out(self, chosen: Value, dest: int) -> dict[int, list[int]]:
-        """Takes pieces out of their zones, now placed at `dest`: the ids taken from each zone."""
-        zones, loc = self.zones, self.loc
-        by_source: dict[int, list[int]] = {}
-        for p in chosen:
-            src = loc[p.id]
-            ids = by_source.get(src)
-            if ids is None:
-                by_source[src] = ids = []
-                zones[src] = list(zones[src])
-            zones[src].remove(p)
-            loc[p.id] = dest
-            ids.append(p.id)
-        return by_source
-
-    def _unknown_to(self, player: int, pieces: Value, drawn: bool = False) -> bool:  # noqa: FBT001, FBT002 - `move` passes it by position, on the look-ahead's path
-        """Whether `player` would learn something new from where `pieces` go.
-
-        That is what they are or, drawn from a bag, which of its pieces came out (random, even
-        from a public bag).
-        """
-        lay, loc, known = self.layout, self.loc, self.known
-        for p in pieces:
-            slot = loc[p.id]
-            zdef = lay.zone_defs[slot]
-            if drawn and zdef.kind == "bag":
-                return True
-            visibility = zdef.visibility
-            if visibility == "public" or (visibility == "owner" and lay.zone_owner[slot] == player):
-                continue
-            if not known.get(p.id, 0) >> player & 1:
-                return True
-        return False
-
-    def _mix(self, slot: int) -> None:
-        """A bag has no order: what goes in is mixed, so drawing the first pieces is random."""
-        self.memo = {}
-        mixed = list(self.zones[slot])
-        self.rng.shuffle(mixed)
-        self.zones[slot] = mixed
-
     def check_capacity(self, slot: int) -> None:
         """Raises DeadEnd for a zone over its capacity, like a failed `require`.
 
         Look-ahead drops the choices that lead there.
         """
-        capacity = self.layout.zone_capacity[slot]
-        if capacity is not None:
-            cap = capacity(self, {})
-            if len(self.zones[slot]) > cap:
-                msg = (f"zone {self.layout.zone_text[slot]!r} holds {len(self.zones[slot])} pieces, "
-                       f"over its capacity {cap}")
-                raise DeadEnd(msg)
+        check_zone_capacity(self, slot)
 
     def capacity_problem(self) -> str | None:
         """What breaks a capacity in a state built from outside (a position, a save); None if nothing.
@@ -319,7 +272,7 @@ class State:
 
     def shuffle(self, slot: int) -> None:
         """Shuffles a zone."""
-        self._mix(slot)
+        _mix(self, slot)
         self.elog.append(Shuffled(key_text(self.layout.zone_keys[slot])))
 
     def create(self, type_name: str, attrs: dict[str, Value], count: int, slot: int) -> None:
@@ -339,7 +292,7 @@ class State:
             ids.append(piece.id)
         self.zones[slot] = self.zones[slot] + (self.pieces[-count:] if count > 0 else [])
         if self.layout.zone_defs[slot].kind == "bag":
-            self._mix(slot)
+            _mix(self, slot)
         self.memo = {}  # labels may have read the zone before the pieces were in it
         self.elog.append(Created(tuple(ids), key_text(self.layout.zone_keys[slot])))
 
@@ -389,7 +342,7 @@ class State:
             msg = f"peek needs a player (0..{self.nplayers - 1}), not {player!r}"
             raise ValueError(msg)
         chosen = _pieces(pieces, "peek")
-        reveals = player == self.probing and self._unknown_to(player, chosen)
+        reveals = player == self.probing and _unknown_to(self, player, chosen)
         known = dict(self.known)
         for p in chosen:
             known[p.id] = known.get(p.id, 0) | (1 << player)
@@ -402,7 +355,7 @@ class State:
         """Lets every player know `pieces` (one piece or a list)."""
         self.memo = {}
         chosen = _pieces(pieces, "reveal")
-        reveals = self.probing is not None and self._unknown_to(self.probing, chosen)
+        reveals = self.probing is not None and _unknown_to(self, self.probing, chosen)
         everyone = (1 << self.nplayers) - 1
         self.known = {**self.known, **{p.id: everyone for p in chosen}}
         self.elog.append(Revealed(tuple(p.id for p in chosen)))
@@ -424,7 +377,7 @@ class State:
         """Puts one piece on cells of a grid zone (`place x on g at cells`)."""
         self.memo = {}
         one = piece[0] if isinstance(piece, list) and len(piece) == 1 else piece
-        reveals = self.probing is not None and isinstance(one, Piece) and self._unknown_to(self.probing, [one])
+        reveals = self.probing is not None and isinstance(one, Piece) and _unknown_to(self, self.probing, [one])
         grid.place(self, piece, dest, cells)
         if reveals:
             raise Horizon
@@ -464,41 +417,111 @@ class State:
         return twin
 
     def snapshot(self, *, compact: bool = False) -> Snapshot:
-        """What `restore` needs to bring the state back.
-
-        A compact one (for undo checkpoints, kept long) holds piece locations as bytes (or an array
-        where there are more zones than a byte counts) rather than a list, and neither memo nor
-        trail: what they hold would stay alive with the game.
-        """
-        loc: list[int] | bytes | array.array[int] = self.loc[:]
-        if compact:
-            # bytes() of a list of small numbers is several times quicker than array() of it.
-            zones = len(self.zones)
-            loc = bytes(self.loc) if zones <= _BYTE else array.array("H" if zones <= _SHORT else "l", self.loc)
-        frames = [[name, pc, dict(local), below] for name, pc, local, below in self.frames]
-        if self.boards:
-            self.token = object()  # the snapshot shares the boards
-        return (self.zones[:], loc, dict(self.vars), frames, self.rng_draws, len(self.elog),
-                self.over, self.end_reason, self.turn_player, self.turn_count, len(self.pieces), self.known,
-                self.boards, None if compact else self.memo, None if compact else self.trail)
+        """What `restore` needs to bring the state back (`snapshot_state`)."""
+        return snapshot_state(self, compact=compact)
 
     def restore(self, snap: Snapshot) -> None:
         """Brings the state back to a snapshot of it."""
-        (zones, loc, vars_, frames, self.rng_draws, nevents, self.over, self.end_reason, self.turn_player,
-         self.turn_count, npieces, self.known, self.boards, memo, trail) = snap
-        # No new token: the snapshot's boards were made before it gave the state one (`snapshot`).
-        # A checkpoint names no position: a new trail.
-        self.trail = trail if trail is not None else proofs.renamed(self.trail)
-        # What was remembered of that state holds again (effects since made memos of their own).
-        self.memo = memo if memo is not None else {}
-        self.zones = zones[:]
-        self.loc = list(loc)
-        self.vars = dict(vars_)
-        self.frames = [[name, pc, dict(local), below] for name, pc, local, below in frames]
-        if len(self.elog) > nevents:  # (look-ahead's log keeps nothing)
-            del self.elog[nevents:]
-            self._made = min(self._made, nevents)
-        del self.pieces[npieces:]
+        restore_state(self, snap)
+
+
+# The state's hot helpers are functions, not methods: `State` is a plain class in the compiled
+# build, and compiled code calling one of its methods makes a bound method at every call.
+def snapshot_state(s: State, *, compact: bool = False) -> Snapshot:
+    """What `restore` needs to bring the state back.
+
+    A compact one (for undo checkpoints, kept long) holds piece locations as bytes (or an array
+    where there are more zones than a byte counts) rather than a list, and neither memo nor
+    trail: what they hold would stay alive with the game.
+    """
+    loc: list[int] | bytes | array.array[int] = s.loc[:]
+    if compact:
+        # bytes() of a list of small numbers is several times quicker than array() of it.
+        zones = len(s.zones)
+        loc = bytes(s.loc) if zones <= _BYTE else array.array("H" if zones <= _SHORT else "l", s.loc)
+    frames = [[name, pc, dict(local), below] for name, pc, local, below in s.frames]
+    if s.boards:
+        s.token = object()  # the snapshot shares the boards
+    return (s.zones[:], loc, dict(s.vars), frames, s.rng_draws, len(s.elog),
+            s.over, s.end_reason, s.turn_player, s.turn_count, len(s.pieces), s.known,
+            s.boards, None if compact else s.memo, None if compact else s.trail)
+
+
+def restore_state(s: State, snap: Snapshot) -> None:
+    """Brings the state back to a snapshot of it."""
+    (zones, loc, vars_, frames, s.rng_draws, nevents, s.over, s.end_reason, s.turn_player,
+     s.turn_count, npieces, s.known, s.boards, memo, trail) = snap
+    # No new token: the snapshot's boards were made before it gave the state one (`snapshot`).
+    # A checkpoint names no position: a new trail.
+    s.trail = trail if trail is not None else proofs.renamed(s.trail)
+    # What was remembered of that state holds again (effects since made memos of their own).
+    s.memo = memo if memo is not None else {}
+    s.zones = zones[:]
+    s.loc = list(loc)
+    s.vars = dict(vars_)
+    s.frames = [[name, pc, dict(local), below] for name, pc, local, below in frames]
+    if len(s.elog) > nevents:  # (look-ahead's log keeps nothing)
+        del s.elog[nevents:]
+        s._made = min(s._made, nevents)  # noqa: SLF001 - the state's own module
+    del s.pieces[npieces:]
+
+
+def _take_out(s: State, chosen: Value, dest: int) -> dict[int, list[int]]:
+    """Takes pieces out of their zones, now placed at `dest`: the ids taken from each zone."""
+    zones, loc = s.zones, s.loc
+    by_source: dict[int, list[int]] = {}
+    for p in chosen:
+        src = loc[p.id]
+        ids = by_source.get(src)
+        if ids is None:
+            by_source[src] = ids = []
+            zones[src] = list(zones[src])
+        zones[src].remove(p)
+        loc[p.id] = dest
+        ids.append(p.id)
+    return by_source
+
+
+def _unknown_to(s: State, player: int, pieces: Value, drawn: bool = False) -> bool:  # noqa: FBT001, FBT002 - `move` passes it by position, on the look-ahead's path
+    """Whether `player` would learn something new from where `pieces` go.
+
+    That is what they are or, drawn from a bag, which of its pieces came out (random, even
+    from a public bag).
+    """
+    lay, loc, known = s.layout, s.loc, s.known
+    for p in pieces:
+        slot = loc[p.id]
+        zdef = lay.zone_defs[slot]
+        if drawn and zdef.kind == "bag":
+            return True
+        visibility = zdef.visibility
+        if visibility == "public" or (visibility == "owner" and lay.zone_owner[slot] == player):
+            continue
+        if not known.get(p.id, 0) >> player & 1:
+            return True
+    return False
+
+
+def _mix(s: State, slot: int) -> None:
+    """A bag has no order: what goes in is mixed, so drawing the first pieces is random."""
+    s.memo = {}
+    mixed = list(s.zones[slot])
+    s.rng.shuffle(mixed)
+    s.zones[slot] = mixed
+
+
+def check_zone_capacity(s: State, slot: int) -> None:
+    """Raises DeadEnd for a zone over its capacity, like a failed `require`.
+
+    Look-ahead drops the choices that lead there.
+    """
+    capacity = s.layout.zone_capacity[slot]
+    if capacity is not None:
+        cap = capacity(s, {})
+        if len(s.zones[slot]) > cap:
+            msg = (f"zone {s.layout.zone_text[slot]!r} holds {len(s.zones[slot])} pieces, "
+                   f"over its capacity {cap}")
+            raise DeadEnd(msg)
 
 
 def _forget_in(known: dict[int, int], loc: list[int], dest: int,
