@@ -674,7 +674,7 @@ def _instr(w: Writer, ins: d.Instr, pc: int, idx: int, procs: dict[str, d.ProcDe
             chosen = f"_c[:{w.ex.gen(ins.amount)}]"
         else:
             chosen = "_c" if isinstance(ins.pieces, (m.Where, m.ListComp)) else "list(_c)"
-        out.append(f"s.move({chosen}, {w.ex.zone_slot(ins.dest)}, {ins.end!r}, {ins.drawn!r})")
+        out.append(f"_move(s, {chosen}, {w.ex.zone_slot(ins.dest)}, {ins.end!r}, {ins.drawn!r})")
         return out
     if isinstance(ins, d.Shuffle):
         return [f"s.shuffle({w.ex.zone_slot(ins.zone)})"]

@@ -28,7 +28,7 @@ from boardkit.runtime.grid import OFF_GRID, top_at, tops_count
 from boardkit.runtime.listops import LIST_LIMIT
 from boardkit.runtime.options import offered
 from boardkit.runtime.proofs import cut_off
-from boardkit.runtime.state import var_set_event
+from boardkit.runtime.state import move_pieces, var_set_event
 from boardkit.runtime.work import (
     ConstState,
     add,
@@ -143,7 +143,8 @@ class Program:
         ns.update({f"_b_{name}": fn for name, fn in BUILTINS.items()})
         ns.update(_attr=attribute, _zattr=zone_attr, _zcount=zone_count, _topxy=top_at, _ntops=tops_count,
                   _each=each, _repeats=repeats, _over_budget=over_budget, _add=add,
-                  _mul=multiply, _cp=_copy, list=list, tuple=tuple, range=range, len=len, str=str, dict=dict,
+                  _mul=multiply, _cp=_copy, _move=move_pieces, list=list, tuple=tuple, range=range, len=len, str=str,
+                  dict=dict,
                   isinstance=isinstance,
                   _TurnStarted=TurnStarted, _TurnEnded=TurnEnded, _const=self._const, _runaway=self._runaway,
                   _too_deep=self._too_deep, _dead_end=self._dead_end, _create=_create, _bad_pc=_bad_pc,

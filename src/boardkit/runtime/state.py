@@ -200,55 +200,8 @@ class State:
         self.rng_draws += 1
         return random.Random(f"{self.seed}:{self.rng_draws}")  # noqa: S311 - game chance, seeded to replay; no secret
 
-    # Effects. Zone lists are replaced, never changed in place: a snapshot can then share them,
-    # and a list read by a rule stays as it was when read.
-    def move(self, chosen: Value, dest: int, end: str | None, drawn: bool = False) -> None:  # noqa: C901, PLR0912, FBT001, FBT002 - the hot effect, in one piece; generated code passes it by position, the cheapest call
-        """Moves pieces to a zone.
-
-        `drawn` when the rules took the first pieces of their zone rather than named ones (from
-        a bag, a random draw). `chosen` is what the rules named, typed `Value`: a rule's mistake
-        there (a text) fails alike in both builds.
-        """
-        self.memo = {}
-        if not chosen:
-            return
-        probing = self.probing
-        reveals = probing is not None and _unknown_to(self, probing, chosen, drawn)
-        if self.boards:
-            grid.leave(self, chosen, dest)
-        zones, loc, lay = self.zones, self.loc, self.layout
-        if len(chosen) == 1:  # the commonest move: one piece
-            piece = chosen[0]
-            src = loc[piece.id]
-            zone = list(zones[src])
-            zone.remove(piece)
-            zones[src] = zone
-            loc[piece.id] = dest
-            by_source = None
-        else:
-            by_source = _take_out(self, chosen, dest)
-        if self.known and lay.zone_public[dest]:
-            # Everyone sees pieces in a public zone; what was known of them is moot from here.
-            self.known = _forget_in(self.known, loc, dest, zones[dest], chosen)
-        mode = lay.zone_mode[dest]
-        if mode != MIXED_IN and (end == "top" or (end is None and mode == FIRST)):
-            zones[dest] = chosen + zones[dest]
-        else:
-            zones[dest] = zones[dest] + chosen
-        if lay.zone_capped[dest]:
-            check_zone_capacity(self, dest)
-        if mode == MIXED_IN:
-            _mix(self, dest)
-        if probing is None:
-            text = lay.zone_text
-            if by_source is None:
-                self.elog.append((_ONE[chosen[0].id], text[src], text[dest]))
-            else:
-                for src, ids in by_source.items():
-                    self.elog.append((_ONE[ids[0]] if len(ids) == 1 else tuple(ids), text[src], text[dest]))
-        if reveals:
-            raise Horizon
-
+    # Effects (and `move_pieces`, below). Zone lists are replaced, never changed in place: a
+    # snapshot can then share them, and a list read by a rule stays as it was when read.
     def check_capacity(self, slot: int) -> None:
         """Raises DeadEnd for a zone over its capacity, like a failed `require`.
 
@@ -426,7 +379,8 @@ class State:
 
 
 # The state's hot helpers are functions, not methods: `State` is a plain class in the compiled
-# build, and compiled code calling one of its methods makes a bound method at every call.
+# build, and a call of one of its methods, from compiled or generated code, makes a bound
+# method at every call.
 def snapshot_state(s: State, *, compact: bool = False) -> Snapshot:
     """What `restore` needs to bring the state back.
 
@@ -464,6 +418,54 @@ def restore_state(s: State, snap: Snapshot) -> None:
         del s.elog[nevents:]
         s._made = min(s._made, nevents)  # noqa: SLF001 - the state's own module
     del s.pieces[npieces:]
+
+
+def move_pieces(s: State, chosen: Value, dest: int, end: str | None, drawn: bool = False) -> None:  # noqa: C901, PLR0912, FBT001, FBT002 - the hot effect, in one piece; generated code passes it by position, the cheapest call
+    """Moves pieces to a zone.
+
+    `drawn` when the rules took the first pieces of their zone rather than named ones (from
+    a bag, a random draw). `chosen` is what the rules named, typed `Value`: a rule's mistake
+    there (a text) fails alike in both builds.
+    """
+    s.memo = {}
+    if not chosen:
+        return
+    probing = s.probing
+    reveals = probing is not None and _unknown_to(s, probing, chosen, drawn)
+    if s.boards:
+        grid.leave(s, chosen, dest)
+    zones, loc, lay = s.zones, s.loc, s.layout
+    if len(chosen) == 1:  # the commonest move: one piece
+        piece = chosen[0]
+        src = loc[piece.id]
+        zone = list(zones[src])
+        zone.remove(piece)
+        zones[src] = zone
+        loc[piece.id] = dest
+        by_source = None
+    else:
+        by_source = _take_out(s, chosen, dest)
+    if s.known and lay.zone_public[dest]:
+        # Everyone sees pieces in a public zone; what was known of them is moot from here.
+        s.known = _forget_in(s.known, loc, dest, zones[dest], chosen)
+    mode = lay.zone_mode[dest]
+    if mode != MIXED_IN and (end == "top" or (end is None and mode == FIRST)):
+        zones[dest] = chosen + zones[dest]
+    else:
+        zones[dest] = zones[dest] + chosen
+    if lay.zone_capped[dest]:
+        check_zone_capacity(s, dest)
+    if mode == MIXED_IN:
+        _mix(s, dest)
+    if probing is None:
+        text = lay.zone_text
+        if by_source is None:
+            s.elog.append((_ONE[chosen[0].id], text[src], text[dest]))
+        else:
+            for src, ids in by_source.items():
+                s.elog.append((_ONE[ids[0]] if len(ids) == 1 else tuple(ids), text[src], text[dest]))
+    if reveals:
+        raise Horizon
 
 
 def _take_out(s: State, chosen: Value, dest: int) -> dict[int, list[int]]:
