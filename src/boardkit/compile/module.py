@@ -611,8 +611,10 @@ def _scalar(w: Writer, node: m.Expr) -> bool:
 
 
 def _copied(w: Writer, node: m.Expr) -> str:
-    """Source of a value a local keeps: a list is copied (`_cp`); a value that is never one is not."""
+    """Source of a value a local keeps: a list is copied (`_cp`); a value that is never one, or a new one, is not."""
     if _scalar(w, node):
+        return w.ex.gen(node)
+    if isinstance(node, (m.Where, m.ListComp)):  # a list made here, held by nothing else
         return w.ex.gen(node)
     if isinstance(node, (m.Local, m.Bound)):  # a name: `_cp` written out, no call
         return f"(_cv if (_cv := {w.ex.gen(node)}).__class__ is not list else list(_cv))"

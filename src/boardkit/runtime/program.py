@@ -35,6 +35,7 @@ from boardkit.runtime.work import (
     attribute,
     each,
     joined,
+    kept,
     multiply,
     over_budget,
     repeats,
@@ -91,11 +92,6 @@ class ProcRun:
         return self.code[pc].span
 
 
-def _copy(v: Value) -> Value:
-    """A value as a local keeps it: lists are copied, so that changing one changes no other."""
-    return list(v) if isinstance(v, list) else v
-
-
 class Program:
     """The runnable form of one checked ruleset."""
 
@@ -143,7 +139,7 @@ class Program:
         ns.update({f"_b_{name}": fn for name, fn in BUILTINS.items()})
         ns.update(_attr=attribute, _zattr=zone_attr, _zcount=zone_count, _topxy=top_at, _ntops=tops_count,
                   _each=each, _repeats=repeats, _over_budget=over_budget, _add=add,
-                  _mul=multiply, _cp=_copy, _move=move_pieces, list=list, tuple=tuple, range=range, len=len, str=str,
+                  _mul=multiply, _cp=kept, _move=move_pieces, list=list, tuple=tuple, range=range, len=len, str=str,
                   dict=dict,
                   isinstance=isinstance,
                   _TurnStarted=TurnStarted, _TurnEnded=TurnEnded, _const=self._const, _runaway=self._runaway,

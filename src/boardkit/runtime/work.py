@@ -82,6 +82,11 @@ def joined(s: Budget, out: Value, b: Value) -> Value:
     return out
 
 
+def kept(v: Value) -> Value:
+    """A value as a local keeps it: lists are copied, so that changing one changes no other."""
+    return list(v) if isinstance(v, list) else v
+
+
 def multiply(a: Value, b: Value) -> Value:
     """`*`: products stay within INT_BITS; lists and texts are not repeated."""
     if type(a) is int and type(b) is int and a.bit_length() + b.bit_length() > INT_BITS:
