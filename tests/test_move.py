@@ -53,9 +53,33 @@ def test_a_copied_move_is_the_move_itself_and_plays() -> None:
     game = boardkit.load_ruleset("mandala").new_game(players=2, seed=1)
     move = game.legal_moves()[2]
     assert copy.copy(move) is move
-    assert copy.deepcopy([move])[0] is move
     game.play(copy.copy(move))
     assert game.history == [move.label]
+
+
+def test_a_deep_copy_of_moves_shares_one_copy_of_their_decision() -> None:
+    moves = boardkit.load_ruleset("mandala").new_game(players=2, seed=1).legal_moves()
+    copies = copy.deepcopy(moves)
+    assert copies == moves
+    assert copies[0].offered_at is not moves[0].offered_at
+    assert all(c.offered_at is copies[0].offered_at for c in copies)
+
+
+class _Seat:
+    """A player number as a numeric library gives one: an integer by `__index__` only."""
+
+    def __index__(self) -> int:
+        return 1
+
+
+def test_a_move_made_by_hand_takes_any_integer_player_and_only_a_text_label() -> None:
+    move = Move("mountain", _Seat())
+    assert type(move.player) is int
+    assert move == Move("mountain", 1)
+    with pytest.raises(TypeError):
+        Move(1, 0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Move("mountain", 0.0)  # type: ignore[arg-type]
 
 
 def test_moves_unpack_by_pattern() -> None:

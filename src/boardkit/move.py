@@ -7,18 +7,21 @@ builds one per option, and an attrs frozen class pays a generic attribute set fo
 
 from __future__ import annotations
 
+import copy
+import operator
 from itertools import repeat
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, SupportsIndex, final
 
 from attrs.exceptions import FrozenInstanceError
 
 
+@final
 class Move:
     """One option of the pending decision. `label` is unique among the legal moves.
 
     A move remembers the decision it was offered at: `play` refuses it at another decision,
     in another game, or for another player. Moves compare by label and player, and cannot be
-    changed.
+    changed. `player` may be any integer (a numpy one too); it is kept as an `int`.
     """
 
     __slots__: ClassVar = ("label", "offered_at", "option", "player")
@@ -29,10 +32,13 @@ class Move:
     option: Any
     offered_at: object
 
-    def __init__(self, label: str, player: int, option: Any = None, offered_at: object = None) -> None:  # noqa: ANN401 - any option value
+    def __init__(self, label: str, player: SupportsIndex, option: Any = None, offered_at: object = None) -> None:  # noqa: ANN401 - any option value
+        if not isinstance(label, str):  # the compiled build checks it on the way in
+            msg = f"a move's label is a text, not {type(label).__name__}"
+            raise TypeError(msg)
         # object.__setattr__: compiled, a direct store; pure, past the refusal below.
         object.__setattr__(self, "label", label)
-        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "player", player if type(player) is int else operator.index(player))
         object.__setattr__(self, "option", option)
         object.__setattr__(self, "offered_at", offered_at)
 
@@ -65,7 +71,8 @@ class Move:
         return self  # unchangeable: a copy would be the same move
 
     def __deepcopy__(self, memo: dict[int, object]) -> Move:
-        return self
+        # A deep copy of a game offers its moves at its own copy of the decision.
+        return Move(self.label, self.player, copy.deepcopy(self.option, memo), copy.deepcopy(self.offered_at, memo))
 
     def __reduce__(self) -> tuple[type[Move], tuple[str, int]]:
         # A move from another process is matched like one made by hand: by label and player.
@@ -75,9 +82,9 @@ class Move:
 # Keeps a move's hash apart from its (label, player) tuple's.
 _SALT: Final = "boardkit.Move"
 
-# Whether this module is compiled: `Move(...)` is then a direct constructor. Pure Python pays a
-# call for each `object.__setattr__` in `__init__`, so it fills new moves' slots itself.
-_NATIVE: Final = not __file__.endswith(".py")
+# Whether `Move` is compiled: `Move(...)` is then a direct constructor. Pure Python pays a call
+# for each `object.__setattr__` in `__init__`, so it fills new moves' slots itself.
+_NATIVE: Final = not hasattr(Move.__init__, "__code__")
 _set_label, _set_player, _set_option, _set_point = (
     getattr(Move, name).__set__ for name in ("label", "player", "option", "offered_at"))
 
