@@ -329,7 +329,7 @@ class Interpreter:
         finally:
             try:
                 if len(snap) > 1:  # the game goes on from here: put back what the last trial left
-                    _clean(s, snap)
+                    restore_state(s, snap[0], adopt=True)  # the snapshot is not read again
             finally:
                 s.elog = events
                 s.probing = None

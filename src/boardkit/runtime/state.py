@@ -401,8 +401,12 @@ def snapshot_state(s: State, *, compact: bool = False) -> Snapshot:
             s.boards, None if compact else s.memo, None if compact else s.trail)
 
 
-def restore_state(s: State, snap: Snapshot) -> None:
-    """Brings the state back to a snapshot of it."""
+def restore_state(s: State, snap: Snapshot, *, adopt: bool = False) -> None:
+    """Brings the state back to a snapshot of it.
+
+    `adopt` when the snapshot is not read again: the state then takes its lists and dicts
+    instead of copies.
+    """
     (zones, loc, vars_, frames, s.rng_draws, nevents, s.over, s.end_reason, s.turn_player,
      s.turn_count, npieces, s.known, s.boards, memo, trail) = snap
     # No new token: the snapshot's boards were made before it gave the state one (`snapshot`).
@@ -410,10 +414,13 @@ def restore_state(s: State, snap: Snapshot) -> None:
     s.trail = trail if trail is not None else proofs.renamed(s.trail)
     # What was remembered of that state holds again (effects since made memos of their own).
     s.memo = memo if memo is not None else {}
-    s.zones = zones[:]
-    s.loc = list(loc)
-    s.vars = dict(vars_)
-    s.frames = [[name, pc, dict(local), below] for name, pc, local, below in frames]
+    if adopt and type(loc) is list:
+        s.zones, s.loc, s.vars, s.frames = zones, loc, vars_, frames
+    else:
+        s.zones = zones[:]
+        s.loc = list(loc)
+        s.vars = dict(vars_)
+        s.frames = [[name, pc, dict(local), below] for name, pc, local, below in frames]
     if len(s.elog) > nevents:  # (look-ahead's log keeps nothing)
         del s.elog[nevents:]
         s._made = min(s._made, nevents)  # noqa: SLF001 - the state's own module
