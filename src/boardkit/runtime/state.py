@@ -405,7 +405,7 @@ def restore_state(s: State, snap: Snapshot, *, adopt: bool = False) -> None:
     """Brings the state back to a snapshot of it.
 
     `adopt` when the snapshot is not read again: the state then takes its lists and dicts
-    instead of copies.
+    instead of copies (a compact snapshot's locations are copied all the same).
     """
     (zones, loc, vars_, frames, s.rng_draws, nevents, s.over, s.end_reason, s.turn_player,
      s.turn_count, npieces, s.known, s.boards, memo, trail) = snap
