@@ -53,11 +53,6 @@ class Move:
             return NotImplemented
         return self.label == other.label and self.player == other.player
 
-    def __ne__(self, other: object) -> bool:
-        if type(other) is not Move:
-            return NotImplemented
-        return not (self.label == other.label and self.player == other.player)
-
     def __hash__(self) -> int:
         return hash((_SALT, self.label, self.player))
 
