@@ -265,6 +265,31 @@ def test_a_list_given_from_a_local_keys_the_memo_by_identity_and_stays_alive() -
     assert sorted(kept) == [[1, 2], [5, 6]]
 
 
+WALKED = SUMS.replace("FUNCS", """var recs = [[1, -2, 3], [0, 4]]
+func kept(rec) = [x for x in rec if x > 0]
+func twice(rec) = size(kept(rec)) + sum(kept(rec))""").replace(
+    "TURN", """choose n from [twice(rec) for rec in recs] prompt "number"
+      set total += n""")
+
+
+def test_a_list_a_function_walks_keys_its_memo_by_identity() -> None:
+    """Items of a list variable are not known to be lists, but `kept` walks its parameter: lists key it by identity.
+
+    Otherwise every call given a list would try a key, raise a TypeError and work the value out anew.
+    """
+    rules = boardkit.parse_ruleset(WALKED, filename="walked.bk")
+    source = rules.python_source
+    assert "_k = ('kept', ((_LISTED, _id(_p_rec_" in source
+    game = rules.new_game(players=2, seed=1)
+    assert [m.label for m in game.legal_moves()] == ["6", "5"]
+    memo = game.state.memo
+    kept = [v for k, v in memo.items() if k[0] is _LISTED]
+    assert sorted(kept) == [[0, 4], [1, -2, 3]]
+    assert memo[("kept", (_LISTED, id(kept[0])), False)] == [x for x in kept[0] if x > 0]
+    game.play("5")
+    assert game.state.vars["total"] == 5  # noqa: PLR2004 - the chosen option
+
+
 DISTINCT_THROUGH_CALLS = SUMS.replace("FUNCS", """func small(xs) = [x for x in xs if x < 4]
 func pairs(xs) = [t for t in xs if size(t) == 2]""").replace(
     "TURN", """choose t from pairs(subsets(small([1, 2, 3, 4]), 1, 2)) prompt "numbers"

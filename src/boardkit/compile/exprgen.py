@@ -40,6 +40,7 @@ class ExprGen:
         # body always passes it, and the parameters that every call gives a value that does.
         self._holding_found: dict[str, tuple[set[str], set[str]]] = {}
         self._calls: dict[str, list[m.FuncCall]] | None = None
+        self._list_params_found: set[str] | None = None
         # The name of the dict of procedure locals in the code being written.
         self.locals = "L"
         # The functions whose results s.memo keeps (set by the module writer before any
@@ -304,10 +305,45 @@ class ExprGen:
         return False
 
     def keyed_by_identity(self, f: d.FuncDef) -> set[str]:
-        """The parameters of `f` that every call gives a local of `list_locals`: a list that stays put there."""
+        """The parameters of `f` whose lists key its memo by identity.
+
+        Those that every call gives a local of `list_locals` (a list that stays put there), and
+        those its body walks as lists (`_list_params`): a list there would otherwise key no memo, and
+        trying it would cost a TypeError at every call.
+        """
         calls = self._gathered().get(f.name)
+        walked = self._list_params()
         return {param.ident for i, param in enumerate(f.params)
-                if calls and all(isinstance(a := c.args[i], m.Local) and a.name in self.list_locals for c in calls)}
+                if (param.ident in walked and not self.number(param))
+                or (calls and all(isinstance(a := c.args[i], m.Local) and a.name in self.list_locals for c in calls))}
+
+    def _list_params(self) -> set[str]:
+        """The parameters that their function walks as a list: iterates, tests with `in`, gives a list built-in.
+
+        Or passes on to such a parameter of a function it calls.
+        """
+        if self._list_params_found is None:
+            params = {p.ident for f in self.game.funcs.values() for p in f.params}
+            found: set[str] = set()
+            passed: list[tuple[str, str, int]] = []  # (parameter, callee, argument position)
+            for f in self.game.funcs.values():
+                for n in m.walk(f.body):
+                    if isinstance(n, m.FuncCall):
+                        passed.extend((a.ident, n.name, i) for i, a in enumerate(n.args)
+                                      if isinstance(a, m.Bound) and a.ident in params)
+                    walked = _walked_arg(n)
+                    if isinstance(walked, m.Bound) and walked.ident in params:
+                        found.add(walked.ident)
+            changed = True
+            while changed:
+                changed = False
+                for name, callee, i in passed:
+                    target = self.game.funcs[callee].params
+                    if name not in found and i < len(target) and target[i].ident in found:
+                        found.add(name)
+                        changed = True
+            self._list_params_found = found
+        return self._list_params_found
 
     def _gathered(self) -> dict[str, list[m.FuncCall]]:
         """Every call of a user function in the rules, by function name (and `_ranged`, on the way)."""
@@ -816,3 +852,18 @@ def _getter(cls: type) -> Callable[[object], tuple[object, ...]] | None:
     if not attrs.has(cls) or cls is Span or cls is SourceFile:
         return None
     return fields_getter([f.name for f in attrs.fields(cls) if f.type not in _NO_NODES])
+
+# Built-ins whose first argument is a list they walk: a parameter given there is walked (`_list_params`).
+_WALKS_FIRST = frozenset({"count", "size", "sum", "distinct", "sorted", "empty", "any", "all", "concat",
+                          "first", "last", "nth", "position", "remove"})
+
+
+def _walked_arg(node: m.Expr | m.KeyFunc | m.CompFor) -> m.Expr | None:
+    """What `node` walks as a list, if anything: what a comprehension iterates, `in` tests, a built-in walks."""
+    if isinstance(node, m.CompFor):
+        return node.iter
+    if isinstance(node, m.Binary) and node.op in {"in", "not in"}:
+        return node.right
+    if isinstance(node, m.BuiltinCall) and node.name in _WALKS_FIRST and node.args:
+        return node.args[0]
+    return None
