@@ -85,6 +85,10 @@ def test_a_clone_goes_its_own_way_and_leaves_the_original_as_it_was(name: str, p
     while len(twin.history) > len(game.history):
         twin.undo()
     assert twin.to_json() == before
+    # And on past the decisions its original had made, from the checkpoints they share.
+    while twin.history:
+        twin.undo()
+    assert twin.to_json() == rules.new_game(players=players, seed=9, options=options).to_json()
 
 
 @pytest.mark.parametrize(("name", "players", "options"), GAMES)

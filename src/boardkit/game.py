@@ -374,11 +374,14 @@ class Game:
 
         It shares the rules and the pieces (which never change), and copies what moves change.
         """
+        # Made with no history, or it would take a checkpoint of its own, as a loaded game does.
         twin = Game(self.rules, self._s.copy(), seed=self.seed, options=self.options, position=self.position,
-                    history=list(self.history))
+                    history=[])
         # Checkpoints never change, so the twin shares them; its decision points are its own,
         # so that moves offered by this game stay this game's.
+        twin.history = list(self.history)
         twin._actions = list(self._actions)
+        twin._points = [None] * len(self.history)
         # The same state offers the same options: the look-ahead is not run again for the twin.
         twin._options, twin._player = self._options, self._player
         twin.check_invariants = self.check_invariants
