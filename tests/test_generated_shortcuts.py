@@ -290,6 +290,49 @@ def test_a_list_a_function_walks_keys_its_memo_by_identity() -> None:
     assert game.state.vars["total"] == 5  # noqa: PLR2004 - the chosen option
 
 
+# `kept` walks its parameter, so its memo is keyed by a list's identity; here it is also given
+# lists made afresh at every call (by the score, the heuristic and the options).
+FRESH_LISTS = """game "Fresh"
+players 2
+var recs = [[1, -2, 3], [0, 4]]
+func kept(rec) = [x for x in rec if x > 0]
+play {
+  let p = 0
+  let n = 0
+  loop {
+    turn p {
+      choose x from [size(kept(r)) for r in recs] + kept([n, 1]) prompt "number"
+      set n = n + x
+    }
+    set p = next(p)
+  }
+}
+score p = size(kept([p, 1]))
+heuristic p = size(kept([1, p, 2]))
+"""
+
+
+def test_asking_for_scores_again_at_one_position_does_not_grow_the_memo() -> None:
+    """A list made afresh for one question keys an entry no later question finds: each ask would keep one more.
+
+    Before lists walked by a remembered function were keyed by identity, a fresh list keyed
+    nothing; now a host that asks for the scores or the heuristic of one position again and
+    again (a display, a search that revisits it) fills the memo, and the lists it keeps
+    alive, without bound, until the next effect.
+    """
+    rules = boardkit.parse_ruleset(FRESH_LISTS, filename="fresh.bk")
+    assert "_k = ('kept', ((_LISTED, _id(_p_rec_" in rules.python_source
+    game = rules.new_game(players=2, seed=1)
+    game.legal_moves()
+    game.scores()
+    game.heuristic(0)
+    settled = len(game.state.memo)
+    for _ in range(200):
+        game.scores()
+        game.heuristic(0)
+    assert len(game.state.memo) == settled
+
+
 DISTINCT_THROUGH_CALLS = SUMS.replace("FUNCS", """func small(xs) = [x for x in xs if x < 4]
 func pairs(xs) = [t for t in xs if size(t) == 2]""").replace(
     "TURN", """choose t from pairs(subsets(small([1, 2, 3, 4]), 1, 2)) prompt "numbers"
