@@ -290,8 +290,8 @@ def test_a_list_a_function_walks_keys_its_memo_by_identity() -> None:
     assert game.state.vars["total"] == 5  # noqa: PLR2004 - the chosen option
 
 
-# `kept` walks its parameter, so its memo is keyed by a list's identity; here it is also given
-# lists made afresh at every call (by the score, the heuristic and the options).
+# `kept` walks its parameter, but here it is also given lists made afresh at every call (by the
+# score, the heuristic and the options).
 FRESH_LISTS = """game "Fresh"
 players 2
 var recs = [[1, -2, 3], [0, 4]]
@@ -313,15 +313,14 @@ heuristic p = size(kept([1, p, 2]))
 
 
 def test_asking_for_scores_again_at_one_position_does_not_grow_the_memo() -> None:
-    """A list made afresh for one question keys an entry no later question finds: each ask would keep one more.
+    """A list made afresh for one question would key an entry no later question finds: each ask would keep one more.
 
-    Before lists walked by a remembered function were keyed by identity, a fresh list keyed
-    nothing; now a host that asks for the scores or the heuristic of one position again and
-    again (a display, a search that revisits it) fills the memo, and the lists it keeps
-    alive, without bound, until the next effect.
+    A host that asks for the scores or the heuristic of one position again and again (a
+    display, a search that revisits it) would fill the memo, and the lists it keeps alive,
+    until the next effect. So a function given a list built for the call keys no list by identity.
     """
     rules = boardkit.parse_ruleset(FRESH_LISTS, filename="fresh.bk")
-    assert "_k = ('kept', ((_LISTED, _id(_p_rec_" in rules.python_source
+    assert "_k = ('kept', _p_rec_" in rules.python_source
     game = rules.new_game(players=2, seed=1)
     game.legal_moves()
     game.scores()
@@ -331,6 +330,26 @@ def test_asking_for_scores_again_at_one_position_does_not_grow_the_memo() -> Non
         game.scores()
         game.heuristic(0)
     assert len(game.state.memo) == settled
+
+
+# Here every call gives `kept` a name, so lists key it by identity; but the comprehension's
+# name is bound to lists made afresh at every question.
+FRESH_THROUGH_A_NAME = FRESH_LISTS.replace("score p = size(kept([p, 1]))",
+                                           "score p = sum([size(kept(r)) for r in [[p, 1], [1, p]]])").replace(
+    "heuristic p = size(kept([1, p, 2]))\n", "").replace(" + kept([n, 1])", "")
+
+
+def test_lists_made_afresh_under_a_name_fill_the_memo_only_up_to_a_bound() -> None:
+    """The memo stops taking entries from a function that keys lists by identity once it holds 4096."""
+    rules = boardkit.parse_ruleset(FRESH_THROUGH_A_NAME, filename="fresh_name.bk")
+    assert "_k = ('kept', ((_LISTED, _id(_p_rec_" in rules.python_source
+    game = rules.new_game(players=2, seed=1)
+    assert [m.label for m in game.legal_moves()] == ["2", "1"]
+    for _ in range(3000):
+        assert game.scores() == [2, 4]
+    assert 4096 <= len(game.state.memo) <= 4096 + 4  # noqa: PLR2004 - the bound, and an entry with its kept list
+    game.play("1")
+    assert game.scores() == [2, 4]  # noqa: PLR2004 - past the bound, worked out without the memo
 
 
 DISTINCT_THROUGH_CALLS = SUMS.replace("FUNCS", """func small(xs) = [x for x in xs if x < 4]

@@ -308,14 +308,26 @@ class ExprGen:
         """The parameters of `f` whose lists key its memo by identity.
 
         Those that every call gives a local of `list_locals` (a list that stays put there), and
-        those its body walks as lists (`_list_params`): a list there would otherwise key no memo, and
-        trying it would cost a TypeError at every call.
+        those its body walks as lists (`_list_params`) where no call gives a list built for it
+        (`_kept_list`): a list there would otherwise key no memo, and trying it would cost a
+        TypeError at every call.
         """
-        calls = self._gathered().get(f.name)
+        calls = self._gathered().get(f.name) or []
         walked = self._list_params()
         return {param.ident for i, param in enumerate(f.params)
-                if (param.ident in walked and not self.number(param))
+                if (param.ident in walked and not self.number(param) and calls
+                    and all(self._kept_list(c.args[i]) for c in calls))
                 or (calls and all(isinstance(a := c.args[i], m.Local) and a.name in self.list_locals for c in calls))}
+
+    def _kept_list(self, node: m.Expr) -> bool:
+        """Whether a list `node` gives may be one that outlives the call: not a list built for it.
+
+        A name, a variable, a zone, a constant or a remembered function's result may be asked
+        about again; a list display, a comprehension or a built-in's new list never is.
+        """
+        if isinstance(node, m.FuncCall):
+            return node.name in self.remembered
+        return isinstance(node, (m.Bound, m.Local, m.VarRef, m.ZoneRef, m.ConstRef))
 
     def _list_params(self) -> set[str]:
         """The parameters that their function walks as a list: iterates, tests with `in`, gives a list built-in.

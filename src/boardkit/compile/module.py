@@ -193,12 +193,20 @@ def _remembered_fn(w: Writer, key: str, value: str, *, cost: int = 0,
     for line in setup or ():
         w.line(line, 2)
     w.line(f"_r = {value}", 2)
-    w.line("if _k is not None:", 2)
+    if kept:  # lists made afresh at each call would each keep an entry: the memo stays bounded
+        w.line(f"if _k is not None and len(s.memo) < {_KEPT_MAX}:", 2)
+    else:
+        w.line("if _k is not None:", 2)
     w.line("s.memo[_k] = _r", 3)
     for name in sorted(kept):
         w.line(f"if {name}.__class__ is list:", 3)
         w.line(f"s.memo[(_LISTED, _id({name}))] = {name}", 4)
     w.line("return _r", 1)
+
+
+# The most entries s.memo may hold for a remembered function that keys lists by identity to add
+# one: a list made afresh for each call keys an entry no later call finds.
+_KEPT_MAX = 4096
 
 
 def _projections(w: Writer, game: d.GameDef) -> None:
